@@ -1,0 +1,137 @@
+// Validates values against the schemas of a bundled OpenAPI 3.1 document, with JSON Schema
+// 2020-12 and OpenAPI's meaning of readOnly and writeOnly, which plain JSON Schema lacks:
+//
+// - in the *request* view, a readOnly property must not be sent (and is not required);
+// - in the *response* view, a writeOnly property must not be returned (and is not required).
+//
+// Each view is a transformed copy of the whole document, so `$ref`s keep working and any schema
+// can be addressed by its JSON pointer in the bundle, e.g.
+// `#/paths/~1volumes/post/requestBody/content/application~1json/schema`.
+// Used by the spec's own tests (examples) and by @cloudapi/contract (real responses).
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+// Schema keywords that hold subschemas, by shape.
+const MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
+const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SINGLES = ['items', 'additionalProperties', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+
+export function pointerGet(document, pointer) {
+  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '')
+    .map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return parts.reduce((node, part) => (node == null ? undefined : node[part]), document);
+}
+
+export function pointerOf(...parts) {
+  return `#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+function resolveRef(document, schema, depth = 0) {
+  if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
+    return resolveRef(document, pointerGet(document, schema.$ref), depth + 1);
+  }
+  return schema;
+}
+
+function hasFlag(document, schema, flag) {
+  if (!schema || typeof schema !== 'object') return false;
+  if (schema[flag] === true) return true;
+  const target = typeof schema.$ref === 'string' ? resolveRef(document, schema) : null;
+  return target && target !== schema ? hasFlag(document, target, flag) : false;
+}
+
+// Copies a schema, turning the properties that carry `flag` (readOnly or writeOnly) into `false`.
+function transformSchema(document, schema, flag) {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const out = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (MAPS.includes(key) && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, transformSchema(document, sub, flag)]));
+    } else if (LISTS.includes(key) && Array.isArray(value)) {
+      out[key] = value.map((sub) => transformSchema(document, sub, flag));
+    } else if (SINGLES.includes(key)) {
+      out[key] = transformSchema(document, value, flag);
+    } else {
+      out[key] = value;
+    }
+  }
+  if (out.properties) {
+    const hidden = Object.keys(schema.properties).filter((name) => hasFlag(document, schema.properties[name], flag));
+    for (const name of hidden) out.properties[name] = false;
+    if (Array.isArray(out.required)) out.required = out.required.filter((name) => !hidden.includes(name));
+  }
+  return out;
+}
+
+// Copies the whole document, transforming every schema it holds wherever it is.
+function transformDocument(document, flag) {
+  const visit = (node, key) => {
+    if (Array.isArray(node)) return node.map((item) => visit(item, null));
+    if (!node || typeof node !== 'object') return node;
+    if (key === 'schema') return transformSchema(document, node, flag);
+    const out = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (key === 'schemas') out[k] = transformSchema(document, v, flag); // components.schemas
+      else if (k === 'examples' || k === 'example') out[k] = v; // data, not schemas
+      else out[k] = visit(v, k);
+    }
+    return out;
+  };
+  return visit(document, null);
+}
+
+const INT32 = 2 ** 31;
+// strictSchema is off because Ajv compiles the root of every document a $ref points into, and an
+// OpenAPI document's root (openapi, info, paths...) is not a schema. OpenAPI annotations such as
+// `example`, `discriminator` and `x-*` are then ignored too. Misspelt schema keywords are still
+// caught, by Redocly's struct rule in `npm run lint`.
+export function createAjv() {
+  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, strictTypes: false, allowUnionTypes: true });
+  addFormats(ajv);
+  // OpenAPI's own formats.
+  ajv.addFormat('int32', { type: 'number', validate: (n) => Number.isInteger(n) && n >= -INT32 && n < INT32 });
+  ajv.addFormat('int64', { type: 'number', validate: (n) => Number.isInteger(n) });
+  ajv.addFormat('password', true);
+  ajv.addFormat('binary', true);
+  return ajv;
+}
+
+export function createSchemaViews(document) {
+  const ajv = createAjv();
+  const ids = { request: 'openapi-view:request', response: 'openapi-view:response' };
+  ajv.addSchema(transformDocument(document, 'readOnly'), ids.request);
+  ajv.addSchema(transformDocument(document, 'writeOnly'), ids.response);
+  const compiled = new Map();
+
+  function validatorFor(view, pointer) {
+    if (!ids[view]) throw new Error(`Unknown view "${view}": use "request" or "response".`);
+    const key = `${view} ${pointer}`;
+    if (!compiled.has(key)) compiled.set(key, ajv.compile({ $ref: `${ids[view]}${pointer}` }));
+    return compiled.get(key);
+  }
+
+  return {
+    document,
+    /** Validates `value` against the schema at `pointer` (a JSON pointer into the bundle). */
+    validate(view, pointer, value) {
+      const check = validatorFor(view, pointer);
+      const valid = check(value);
+      return {
+        valid,
+        errors: valid ? [] : check.errors.map((e) => ({
+          path: e.instancePath || '/',
+          keyword: e.keyword,
+          params: e.params,
+          message: `${e.instancePath || '(root)'} ${e.message}${e.keyword === 'additionalProperties' ? ` "${e.params.additionalProperty}"` : ''}${e.keyword === 'false schema' ? ' (a read-only or write-only field here)' : ''}`,
+        })),
+      };
+    },
+    /** The schema at `pointer`, with its $refs followed at the top level. */
+    schemaAt(pointer) {
+      return resolveRef(document, pointerGet(document, pointer));
+    },
+    resolve(node) {
+      return resolveRef(document, node);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// Walks a bundled OpenAPI document: its operations (with path-level parameters merged in and
+// shared components resolved) and the examples of every body, parameter and schema, each with
+// the JSON pointer of the schema it must validate against. Shared by the spec's tests, the
+// contract kit and the docs' code samples.
+import { pointerGet, pointerOf } from './schema-views.mjs';
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** Follows `$ref`s to components; returns [node, pointer of node]. */
+export function deref(document, node, pointer) {
+  let current = node;
+  let at = pointer;
+  for (let i = 0; current && typeof current.$ref === 'string' && i < 16; i++) {
+    at = current.$ref;
+    current = pointerGet(document, current.$ref);
+  }
+  return [current, at];
+}
+
+export function* operations(document) {
+  for (const [path, pathItem] of Object.entries(document.paths || {})) {
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      const byKey = new Map();
+      for (const [list, base] of [[pathItem.parameters, pointerOf('paths', path, 'parameters')], [operation.parameters, pointerOf('paths', path, method, 'parameters')]]) {
+        (list || []).forEach((raw, i) => {
+          const [parameter, at] = deref(document, raw, `${base}/${i}`);
+          byKey.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: at });
+        });
+      }
+      yield { path, method, operation, pointer: pointerOf('paths', path, method), parameters: [...byKey.values()] };
+    }
+  }
+}
+
+/** Named examples of a media type object: [{ name, value, summary }]. */
+export function mediaExamples(document, media) {
+  const named = Object.entries(media.examples || {}).map(([name, raw]) => {
+    const [example] = deref(document, raw);
+    return { name, value: example.value, summary: example.summary };
+  });
+  if (media.example !== undefined) named.push({ name: 'example', value: media.example });
+  return named;
+}
+
+/** Request and response bodies of one operation, each with the pointer of its schema. */
+export function bodiesOf(document, op) {
+  const bodies = [];
+  if (op.operation.requestBody) {
+    const [body, at] = deref(document, op.operation.requestBody, `${op.pointer}/requestBody`);
+    for (const [mediaType, media] of Object.entries(body.content || {})) {
+      bodies.push({ kind: 'request', status: null, mediaType, media, schemaPointer: `${at}/content/${mediaType.replace(/\//g, '~1')}/schema` });
+    }
+  }
+  for (const [status, raw] of Object.entries(op.operation.responses || {})) {
+    const [response, at] = deref(document, raw, `${op.pointer}/responses/${status}`);
+    for (const [mediaType, media] of Object.entries(response.content || {})) {
+      bodies.push({ kind: 'response', status, mediaType, media, schemaPointer: `${at}/content/${mediaType.replace(/\//g, '~1')}/schema` });
+    }
+  }
+  return bodies;
+}
+
+/** Every example in the document with what it must validate against. */
+export function* allExamples(document) {
+  for (const op of operations(document)) {
+    const where = `${op.method.toUpperCase()} ${op.path}`;
+    for (const body of bodiesOf(document, op)) {
+      for (const example of mediaExamples(document, body.media)) {
+        yield {
+          where: `${where} ${body.kind === 'request' ? 'request body' : `response ${body.status}`} (${body.mediaType}) example "${example.name}"`,
+          view: body.kind, schemaPointer: body.schemaPointer, value: example.value,
+        };
+      }
+    }
+    for (const parameter of op.parameters) {
+      const values = [
+        ...(parameter.example !== undefined ? [['example', parameter.example]] : []),
+        ...Object.entries(parameter.examples || {}).map(([name, raw]) => [name, deref(document, raw)[0].value]),
+      ];
+      for (const [name, value] of values) {
+        yield { where: `${where} parameter "${parameter.name}" example "${name}"`, view: 'request', schemaPointer: `${parameter.pointer}/schema`, value };
+      }
+    }
+  }
+  for (const [name, schema] of Object.entries((document.components && document.components.schemas) || {})) {
+    for (const [i, value] of (schema.examples || []).entries()) {
+      yield { where: `schema ${name} example ${i}`, view: 'response', schemaPointer: pointerOf('components', 'schemas', name), value };
+    }
+  }
+}

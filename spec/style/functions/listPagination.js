@@ -1,0 +1,24 @@
+// A GET that answers with the paginated envelope takes the shared `page` and `page_size` query
+// parameters, so clients can walk every page.
+function isEnvelope(schema) {
+  if (!schema || typeof schema !== 'object') return false;
+  const props = schema.properties || {};
+  if (props.page && props.pages && props.results) return true;
+  return Array.isArray(schema.allOf) && schema.allOf.some(isEnvelope);
+}
+
+export default function listPagination(operation, options, context) {
+  if (!operation || typeof operation !== 'object') return [];
+  const ok = operation.responses && operation.responses['200'];
+  const schema = ok && ok.content && ok.content['application/json'] && ok.content['application/json'].schema;
+  if (!isEnvelope(schema)) return [];
+  const pathItem = context.document.data.paths[context.path[1]] || {};
+  const names = new Set([...(pathItem.parameters || []), ...(operation.parameters || [])]
+    .filter((p) => p && p.in === 'query').map((p) => p.name));
+  return ['page', 'page_size']
+    .filter((name) => !names.has(name))
+    .map((name) => ({
+      message: `Paginated list without the "${name}" query parameter: add "$ref: <relative path>/components/parameters/common/${name === 'page' ? 'Page' : 'PageSize'}.yaml".`,
+      path: [...context.path, 'parameters'],
+    }));
+}

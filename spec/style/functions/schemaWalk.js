@@ -1,0 +1,31 @@
+// Shared by the schema rules (not a rule itself): visits every subschema, telling the visitor the
+// keywords that led to it (`trail`, e.g. ['properties', 'allOf']; its last entry is the keyword of
+// the direct parent). A schema shared by several parents is visited once per parent; only cycles
+// (recursive schemas) are cut.
+const CHILD_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
+const CHILD_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const CHILD_ONES = ['items', 'additionalProperties', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+
+export function walkSchema(schema, visit, path = [], trail = [], ancestors = new Set()) {
+  if (!schema || typeof schema !== 'object' || ancestors.has(schema)) return;
+  visit(schema, path, trail[trail.length - 1] || null, trail);
+  const inner = new Set(ancestors).add(schema);
+  for (const key of CHILD_MAPS) {
+    const map = schema[key];
+    if (map && typeof map === 'object') {
+      for (const [name, child] of Object.entries(map)) walkSchema(child, visit, [...path, key, name], [...trail, key], inner);
+    }
+  }
+  for (const key of CHILD_LISTS) {
+    if (Array.isArray(schema[key])) schema[key].forEach((child, i) => walkSchema(child, visit, [...path, key, i], [...trail, key], inner));
+  }
+  for (const key of CHILD_ONES) {
+    if (schema[key] && typeof schema[key] === 'object') walkSchema(schema[key], visit, [...path, key], [...trail, key], inner);
+  }
+}
+
+// True when a subschema only states a condition (inside `if`, `not`, `contains` or
+// `propertyNames`) rather than declaring fields.
+export function isCondition(trail) {
+  return trail.some((k) => k === 'if' || k === 'not' || k === 'contains' || k === 'propertyNames');
+}

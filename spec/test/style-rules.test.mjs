@@ -1,0 +1,97 @@
+// Every house rule of the style guide, fed a fragment that breaks it: the rule must flag it.
+// A rule that silently stops working (a typo in a JSONPath, a function that returns nothing)
+// fails here. All fragments go through one run of each real CLI, with the real configuration.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lintFiles } from '../scripts/run-linters.mjs';
+import { baseDocument } from './fixtures/style-base.mjs';
+
+const widgets = (doc) => doc.paths['/widgets'];
+const widget = (doc) => doc.paths['/widgets/{widgetId}'];
+const schemas = (doc) => doc.components.schemas;
+
+// [tool/rule, what is broken, mutation of the base document]
+const cases = [
+  ['spectral/house-operation-id-verb', 'a POST named get...', (d) => { widgets(d).post.operationId = 'getWidgetNew'; widgets(d).post.summary = 'Get a new widget'; }],
+  ['spectral/house-operation-id-verb', 'a summary whose verb differs from the operationId', (d) => { widgets(d).post.summary = 'Make a widget'; }],
+  ['spectral/house-operation-security', 'an operation without security', (d) => { delete widgets(d).get.security; }],
+  ['spectral/house-operation-security', 'different scopes under the two schemes', (d) => { widgets(d).get.security = [{ personalAccessToken: ['widgets:read_only'] }, { oauth: ['widgets:read_write'] }]; }],
+  ['spectral/house-operation-security', 'a scope the oauth flows do not define', (d) => { widgets(d).get.security = [{ personalAccessToken: ['gadgets:read_only'] }, { oauth: ['gadgets:read_only'] }]; }],
+  ['spectral/house-operation-security', 'only one of the two schemes', (d) => { widgets(d).get.security = [{ oauth: ['widgets:read_only'] }]; }],
+  ['spectral/house-error-responses', 'no 429', (d) => { delete widgets(d).get.responses[429]; }],
+  ['spectral/house-error-responses', 'no 401 on a secured operation', (d) => { delete widgets(d).post.responses[401]; }],
+  ['spectral/house-error-responses', 'no 404 on a path with a parameter', (d) => { delete widget(d).get.responses[404]; }],
+  ['spectral/house-error-responses', 'no 400 with a request body', (d) => { delete widgets(d).post.responses[400]; }],
+  ['spectral/house-error-responses', 'a 4xx that is not the error body', (d) => { widget(d).get.responses[404] = { description: 'Gone.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' }, examples: { w: { value: { id: 1, label: 'abc', created: '2018-01-01T00:01:01' } } } } } }; }],
+  ['spectral/house-list-pagination', 'a paginated list without page_size', (d) => { widgets(d).get.parameters = [{ $ref: '#/components/parameters/Page' }]; delete d.components.parameters.PageSize; }],
+  ['spectral/house-media-examples', 'a request body without examples', (d) => { delete widgets(d).post.requestBody.content['application/json'].examples; }],
+  ['spectral/house-media-examples', 'a response without examples', (d) => { delete widget(d).get.responses[200].content['application/json'].examples; }],
+  ['spectral/house-response-required', 'a response object without required', (d) => { delete schemas(d).Widget.required; }],
+  ['spectral/house-request-body-closed', 'a request body open to unknown fields', (d) => { delete schemas(d).WidgetCreateRequest.additionalProperties; }],
+  ['spectral/house-required-defined', 'a required name that is not a property', (d) => { schemas(d).WidgetCreateRequest.required = ['lable']; }],
+  ['spectral/house-required-defined', 'a conditional that requires an undeclared property', (d) => { schemas(d).WidgetCreateRequest.then = { required: ['size'] }; }],
+  ['spectral/house-vendor-extensions', 'a misspelt extension', (d) => { widgets(d).post['x-acount-grants'] = ['add_volumes']; }],
+  ['spectral/house-vendor-extensions', 'an unknown grant', (d) => { widgets(d).post['x-account-grants'] = ['add_everything']; }],
+  ['spectral/house-vendor-extensions', 'x-charge with a value other than true', (d) => { widgets(d).post['x-charge'] = 'yes'; }],
+  ['spectral/house-vendor-extensions', 'x-filterable on an operation', (d) => { widgets(d).get['x-filterable'] = true; }],
+  ['spectral/house-no-nullable-keyword', 'the 3.0 nullable keyword', (d) => { schemas(d).Widget.properties.label.nullable = true; }],
+  ['spectral/house-no-date-time-format', 'format date-time', (d) => { schemas(d).Widget.properties.created.format = 'date-time'; }],
+  ['spectral/house-property-description', 'a property without description', (d) => { delete schemas(d).Widget.properties.label.description; }],
+  ['redocly/rule/operation-summary-capitalized', 'a lower-case summary', (d) => { widgets(d).get.summary = 'list widgets'; }],
+  ['redocly/rule/operation-summary-no-period', 'a summary ending in a period', (d) => { widgets(d).get.summary = 'List widgets.'; }],
+  ['redocly/rule/operation-summary-short', 'a summary over 60 characters', (d) => { widgets(d).get.summary = 'List widgets of every color and size that the account has ever made'; }],
+  ['redocly/rule/operation-id-camel-case', 'a snake_case operationId', (d) => { widgets(d).get.operationId = 'list_widgets'; }],
+  ['redocly/rule/property-names-snake-case', 'a camelCase property', (d) => { schemas(d).Widget.properties.createdAt = { type: 'string', description: 'When.' }; }],
+  ['redocly/rule/path-parameters-camel-case', 'a snake_case path parameter', (d) => {
+    d.paths['/widgets/{widget_id}'] = widget(d); delete d.paths['/widgets/{widgetId}'];
+    Object.assign(d.components.parameters.WidgetId, { name: 'widget_id' });
+  }],
+  ['redocly/rule/query-parameters-snake-case', 'a camelCase query parameter', (d) => { d.components.parameters.PageSize.name = 'pageSize'; }],
+  ['redocly/rule/body-schema-is-named', 'an inline response schema', (d) => { widget(d).get.responses[200].content['application/json'].schema = { ...schemas(d).Widget }; }],
+  ['redocly/rule/operation-description-long-enough', 'a one-word description', (d) => { widgets(d).get.description = 'Lists.'; }],
+];
+
+let dir;
+let byFile;
+const fileOf = (i) => path.join(dir, `case-${String(i).padStart(2, '0')}.json`);
+const baseFile = () => path.join(dir, 'base.json');
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'style-rules-'));
+  writeFileSync(baseFile(), JSON.stringify(baseDocument(), null, 2));
+  cases.forEach(([, , mutate], i) => {
+    const doc = baseDocument();
+    mutate(doc);
+    writeFileSync(fileOf(i), JSON.stringify(doc, null, 2));
+  });
+  const problems = await lintFiles([baseFile(), ...cases.map((_, i) => fileOf(i))]);
+  byFile = new Map();
+  for (const p of problems) {
+    if (!byFile.has(p.file)) byFile.set(p.file, []);
+    byFile.get(p.file).push(p);
+  }
+}, 120_000);
+
+afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+describe('house style guide', () => {
+  it('passes the base document with no finding at all', () => {
+    const found = (byFile.get(baseFile()) || []).map((p) => `${p.tool}/${p.rule}: ${p.message}`);
+    expect(found).toEqual([]);
+  });
+
+  it.each(cases.map(([rule, what], i) => [rule, what, i]))('%s flags %s', (rule, what, i) => {
+    const found = byFile.get(fileOf(i)) || [];
+    const hits = found.filter((p) => `${p.tool}/${p.rule}` === rule);
+    expect(hits, `expected ${rule} among: ${found.map((p) => `${p.tool}/${p.rule}`).join(', ') || 'nothing'}`).not.toHaveLength(0);
+    // Findings point at a line of the file that holds the problem.
+    for (const hit of hits) expect(hit.line).toBeGreaterThan(0);
+  });
+
+  it('gives messages that say how to fix the problem', () => {
+    const messages = cases.flatMap(([rule], i) => (byFile.get(fileOf(i)) || []).filter((p) => `${p.tool}/${p.rule}` === rule)).map((p) => p.message);
+    for (const message of messages) expect(message.length, message).toBeGreaterThan(25);
+  });
+});
