@@ -7,7 +7,12 @@ import { loadBundle } from './helpers.mjs';
 
 // Areas whose operations are in the spec. An area issue adds its tag here when it lands; the
 // last test below keeps this list honest.
-const SPECIFIED_AREAS = ['Images', 'Regions', 'Tags', 'Volumes'];
+const SPECIFIED_AREAS = [
+  'Images',
+  'Regions',
+  'Tags',
+  'Volumes',
+];
 
 const bundle = loadBundle();
 const inBundle = [...operations(bundle)];

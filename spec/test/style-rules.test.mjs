@@ -1,7 +1,7 @@
 // Every house rule of the style guide, fed a fragment that breaks it: the rule must flag it.
 // A rule that silently stops working (a typo in a JSONPath, a function that returns nothing)
 // fails here. All fragments go through one run of each real CLI, with the real configuration.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,10 @@ let dir;
 let byFile;
 const fileOf = (i) => path.join(dir, `case-${String(i).padStart(2, '0')}.json`);
 const baseFile = () => path.join(dir, 'base.json');
+// The spec's sources keep each path item in its own file; rules must see path-level parameters
+// through the $ref (a bug once made them look only at the unresolved root).
+const splitRoot = () => path.join(dir, 'split', 'openapi.json');
+const splitPathItem = () => path.join(dir, 'split', 'widget.json');
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'style-rules-'));
@@ -66,7 +70,18 @@ beforeAll(async () => {
     mutate(doc);
     writeFileSync(fileOf(i), JSON.stringify(doc, null, 2));
   });
-  const problems = await lintFiles([baseFile(), ...cases.map((_, i) => fileOf(i))]);
+  const split = baseDocument();
+  const pathItem = split.paths['/widgets/{widgetId}'];
+  delete pathItem.get.responses[400];
+  pathItem.parameters = [{ name: 'widgetId', in: 'path', description: 'The id of the widget.', required: true, schema: { type: 'integer' } }];
+  pathItem.get.responses = JSON.parse(JSON.stringify(pathItem.get.responses).replaceAll('"#/components/', '"openapi.json#/components/'));
+  pathItem.get.responses[200].content['application/json'].schema.$ref = 'openapi.json#/components/schemas/Widget';
+  delete split.components.parameters.WidgetId;
+  split.paths['/widgets/{widgetId}'] = { $ref: 'widget.json' };
+  mkdirSync(path.dirname(splitRoot()));
+  writeFileSync(splitRoot(), JSON.stringify(split, null, 2));
+  writeFileSync(splitPathItem(), JSON.stringify(pathItem, null, 2));
+  const problems = await lintFiles([baseFile(), splitRoot(), ...cases.map((_, i) => fileOf(i))]);
   byFile = new Map();
   for (const p of problems) {
     if (!byFile.has(p.file)) byFile.set(p.file, []);
@@ -88,6 +103,11 @@ describe('house style guide', () => {
     expect(hits, `expected ${rule} among: ${found.map((p) => `${p.tool}/${p.rule}`).join(', ') || 'nothing'}`).not.toHaveLength(0);
     // Findings point at a line of the file that holds the problem.
     for (const hit of hits) expect(hit.line).toBeGreaterThan(0);
+  });
+
+  it('sees path-level parameters of a path item kept in its own file', () => {
+    const hits = [...byFile.values()].flat().filter((p) => p.rule === 'house-error-responses' && p.file === splitPathItem());
+    expect(hits.map((p) => p.message).join('\n')).toMatch(/Missing 400 response \(the operation takes parameters\)/);
   });
 
   it('gives messages that say how to fix the problem', () => {

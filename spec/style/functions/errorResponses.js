@@ -1,11 +1,13 @@
+import { resolvedRoot } from './schemaWalk.js';
+
 // Every operation declares the shared error responses that can happen to it, so generated clients
 // see the error type: 429 always; 401 and 403 when secured; 404 when the path has parameters;
-// 400 when there is a body or a query. Each 4xx body must be the shared ErrorResponse shape.
+// 400 when there is a body or any parameter (a value can break its schema). Each 4xx body must be
+// the shared ErrorResponse shape.
 export default function errorResponses(operation, options, context) {
   if (!operation || typeof operation !== 'object' || !operation.responses) return [];
   const pathKey = String(context.path[1] || '');
-  const pathItem = context.document && context.document.data && context.document.data.paths &&
-    context.document.data.paths[pathKey];
+  const pathItem = resolvedRoot(context).paths && resolvedRoot(context).paths[pathKey];
   const params = [...((pathItem && pathItem.parameters) || []), ...(operation.parameters || [])];
   const secured = Array.isArray(operation.security) && operation.security.some((r) => r && Object.keys(r).length > 0);
   const needs = [['429', 'every operation can be rate limited', 'TooManyRequests']];
@@ -14,7 +16,7 @@ export default function errorResponses(operation, options, context) {
   }
   if (/\{[^}]+\}/.test(pathKey)) needs.push(['404', 'the path has parameters', 'NotFound']);
   if (operation.requestBody) needs.push(['400', 'the operation takes a request body', 'BadRequest']);
-  else if (params.some((p) => p && p.in === 'query')) needs.push(['400', 'the operation takes query parameters', 'BadRequest']);
+  else if (params.length > 0) needs.push(['400', 'the operation takes parameters', 'BadRequest']);
   const results = [];
   for (const [code, why, name] of needs) {
     if (!operation.responses[code]) {

@@ -1,3 +1,5 @@
+import { resolvedRoot } from './schemaWalk.js';
+
 // A GET that answers with the paginated envelope takes the shared `page` and `page_size` query
 // parameters, so clients can walk every page.
 function isEnvelope(schema) {
@@ -12,7 +14,7 @@ export default function listPagination(operation, options, context) {
   const ok = operation.responses && operation.responses['200'];
   const schema = ok && ok.content && ok.content['application/json'] && ok.content['application/json'].schema;
   if (!isEnvelope(schema)) return [];
-  const pathItem = context.document.data.paths[context.path[1]] || {};
+  const pathItem = (resolvedRoot(context).paths || {})[context.path[1]] || {};
   const names = new Set([...(pathItem.parameters || []), ...(operation.parameters || [])]
     .filter((p) => p && p.in === 'query').map((p) => p.name));
   return ['page', 'page_size']

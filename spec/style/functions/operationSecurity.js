@@ -1,3 +1,5 @@
+import { resolvedRoot } from './schemaWalk.js';
+
 // House security style: every operation states its security explicitly. A public operation says
 // `security: []`. A secured one lists the same scopes under personalAccessToken and oauth (one
 // requirement object each), and may add `{}` when a token is optional. Scopes must exist in the
@@ -42,7 +44,7 @@ export default function operationSecurity(operation, options, context) {
     if (a !== b) results.push({ message: `Scopes differ between ${tokenScheme} [${a}] and ${oauthScheme} [${b}]: list the same scopes under both.`, path: here });
     if (oauthScopes.length === 0) results.push({ message: `A secured operation must name at least one scope.`, path: here });
   }
-  const root = context.document && context.document.data;
+  const root = resolvedRoot(context);
   const flows = root && root.components && root.components.securitySchemes &&
     root.components.securitySchemes[oauthScheme] && root.components.securitySchemes[oauthScheme].flows;
   if (flows) {

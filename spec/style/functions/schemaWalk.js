@@ -29,3 +29,10 @@ export function walkSchema(schema, visit, path = [], trail = [], ancestors = new
 export function isCondition(trail) {
   return trail.some((k) => k === 'if' || k === 'not' || k === 'contains' || k === 'propertyNames');
 }
+
+// The whole document with every $ref followed. Rules must read sibling parts of the document
+// (path-level parameters, the oauth flows) from here: `context.document.data` is the unresolved
+// root, where each path item of spec/openapi.yaml is still a $ref to its file.
+export function resolvedRoot(context) {
+  return (context.documentInventory && context.documentInventory.resolved) || (context.document && context.document.data) || {};
+}
