@@ -9,7 +9,9 @@ import { loadBundle } from './helpers.mjs';
 // last test below keeps this list honest.
 const SPECIFIED_AREAS = [
   'Images',
+  'Managed',
   'Regions',
+  'Support',
   'Tags',
   'Volumes',
 ];
