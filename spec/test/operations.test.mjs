@@ -9,6 +9,7 @@ import { loadBundle } from './helpers.mjs';
 // last test below keeps this list honest.
 const SPECIFIED_AREAS = [
   'Images',
+  'Object Storage',
   'Regions',
   'Tags',
   'Volumes',
