@@ -10,6 +10,7 @@ import { loadBundle } from './helpers.mjs';
 const SPECIFIED_AREAS = [
   'Images',
   'Managed',
+  'Object Storage',
   'Regions',
   'Support',
   'Tags',
