@@ -9,6 +9,7 @@ import { loadBundle } from './helpers.mjs';
 // last test below keeps this list honest.
 const SPECIFIED_AREAS = [
   'Domains',
+  'Compute',
   'Images',
   'Managed',
   'Object Storage',

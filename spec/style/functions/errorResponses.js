@@ -30,6 +30,10 @@ export default function errorResponses(operation, options, context) {
     if (!/^4\d\d$/.test(code) || !response || !response.content) continue;
     for (const [mediaType, media] of Object.entries(response.content)) {
       const schema = media && media.schema;
+      // Spectral occasionally leaves an external $ref of a large multi-file source unresolved;
+      // that is not a finding. The bundle, whose refs are all internal, is linted too and
+      // checks the same response fully.
+      if (schema && typeof schema.$ref === 'string') continue;
       const errors = schema && schema.properties && schema.properties.errors;
       if (!errors || errors.type !== 'array') {
         results.push({
