@@ -8,8 +8,9 @@ import { loadBundle } from './helpers.mjs';
 // Areas whose operations are in the spec. An area issue adds its tag here when it lands; the
 // last test below keeps this list honest.
 const SPECIFIED_AREAS = [
-  'Domains',
+  'Balancers',
   'Compute',
+  'Domains',
   'Images',
   'Managed',
   'Object Storage',
