@@ -1,13 +1,6 @@
 // The Balancers rules of the requirements that JSON Schema can hold, each with a value the schema
 // must accept and one it must reject (the form of schema-rules.test.mjs).
-import { describe, expect, it } from 'vitest';
-import { createSchemaViews } from '../lib/schema-views.mjs';
-import { loadBundle } from './helpers.mjs';
-
-const views = createSchemaViews(loadBundle());
-const schema = (name) => `#/components/schemas/${name}`;
-const parameter = (name) => `#/components/parameters/${name}/schema`;
-const text = (n) => 'x'.repeat(n);
+import { describeSchemaRules, parameter, schema, text, views } from './schema-rules-runner.mjs';
 
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBvTCCAWOgAwIBAgIUZXhhbXBsZQ==\n-----END CERTIFICATE-----\n';
 const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49==\n-----END PRIVATE KEY-----\n';
@@ -203,12 +196,4 @@ function stats() {
   return { title: 'balancer-web', data: { connections: [[1514764800000, 12.5]], traffic: { in: [[1514764800000, 38200.4]], out: [[1514764800000, 251880.7]] } } };
 }
 
-describe('Balancers rules held by the schemas', () => {
-  it.each(cases.map(([view, pointer, rule, value, valid]) => [pointer.replace('#/components/', ''), rule, valid ? 'accepts' : 'rejects', view, pointer, value, valid]))(
-    '%s: %s (%s)',
-    (_, rule, __, view, pointer, value, valid) => {
-      const result = views.validate(view, pointer, value);
-      expect(result.valid, JSON.stringify({ value, errors: result.errors.map((e) => e.message) })).toBe(valid);
-    },
-  );
-});
+describeSchemaRules('Balancers rules held by the schemas', cases);

@@ -1,13 +1,6 @@
 // The Compute rules of the requirements that JSON Schema can hold: for each rule, a value the
 // schema must accept and one it must reject (the form of schema-rules.test.mjs).
-import { describe, expect, it } from 'vitest';
-import { createSchemaViews } from '../lib/schema-views.mjs';
-import { loadBundle } from './helpers.mjs';
-
-const views = createSchemaViews(loadBundle());
-const schema = (name) => `#/components/schemas/${name}`;
-const parameter = (name) => `#/components/parameters/${name}/schema`;
-const text = (n) => 'x'.repeat(n);
+import { describeSchemaRules, parameter, schema, text, views } from './schema-rules-runner.mjs';
 
 const base = { region: 'us-east', type: 'g6-standard-2' };
 const fromImage = { ...base, image: 'compute/debian11', root_pass: 'correct-Horse-42' };
@@ -258,12 +251,4 @@ function kernel() {
   return { id: 'compute/latest-64bit', label: 'Latest 64 bit', version: '6.1.0', kvm: true, xen: false, pvops: true, deprecated: false, architecture: 'x86_64', built: '2023-01-10T12:00:00' };
 }
 
-describe('Compute rules held by the schemas', () => {
-  it.each(cases.map(([view, pointer, rule, value, valid]) => [pointer.replace('#/components/', ''), rule, valid ? 'accepts' : 'rejects', view, pointer, value, valid]))(
-    '%s: %s (%s)',
-    (_, rule, __, view, pointer, value, valid) => {
-      const result = views.validate(view, pointer, value);
-      expect(result.valid, JSON.stringify({ value, errors: result.errors.map((e) => e.message) })).toBe(valid);
-    },
-  );
-});
+describeSchemaRules('Compute rules held by the schemas', cases);

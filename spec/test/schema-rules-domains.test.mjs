@@ -1,16 +1,9 @@
 // The rules of the Domains area that JSON Schema can hold, in the form of schema-rules.test.mjs:
 // for each rule, a value the schema must accept and one it must reject, in the request view
 // (create and update bodies, parameters) or the response view (what the service answers).
-import { describe, expect, it } from 'vitest';
-import { createSchemaViews } from '../lib/schema-views.mjs';
-import { loadBundle } from './helpers.mjs';
+import { describeSchemaRules, parameter, schema, text, views } from './schema-rules-runner.mjs';
 
-const views = createSchemaViews(loadBundle());
-const text = (n) => 'x'.repeat(n);
 const label = (n) => 'a'.repeat(n);
-
-const schema = (name) => `#/components/schemas/${name}`;
-const parameter = (name) => `#/components/parameters/${name}/schema`;
 
 const master = (extra = {}) => ({ domain: 'example.org', type: 'master', soa_email: 'admin@example.org', ...extra });
 const slave = (extra = {}) => ({ domain: 'partner.example', type: 'slave', master_ips: ['192.0.2.53'], ...extra });
@@ -221,10 +214,4 @@ function record(extra = {}) {
   };
 }
 
-describe('Domains rules held by the schemas', () => {
-  const title = (pointer, rule, value, valid) => `${pointer.replace('#/components/', '')}: ${rule} (${valid ? 'accepts' : 'rejects'} ${JSON.stringify(value)})`;
-  it.each(cases.map(([view, pointer, rule, value, valid]) => [title(pointer, rule, value, valid), { view, pointer, value, valid }]))('%s', (_, { view, pointer, value, valid }) => {
-    const { valid: actual, errors } = views.validate(view, pointer, value);
-    expect(actual, JSON.stringify({ view, value, errors: errors.map((e) => e.message) })).toBe(valid);
-  });
-});
+describeSchemaRules('Domains rules held by the schemas', cases);

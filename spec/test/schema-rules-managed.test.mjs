@@ -1,13 +1,6 @@
 // The Managed rules of the requirements that JSON Schema can hold: for each rule, a value the
 // schema must accept and one it must reject (the form of schema-rules.test.mjs).
-import { describe, expect, it } from 'vitest';
-import { createSchemaViews } from '../lib/schema-views.mjs';
-import { loadBundle } from './helpers.mjs';
-
-const views = createSchemaViews(loadBundle());
-const schema = (name) => `#/components/schemas/${name}`;
-const parameter = (name) => `#/components/parameters/${name}/schema`;
-const text = (n) => 'x'.repeat(n);
+import { describeSchemaRules, parameter, schema, text, views } from './schema-rules-runner.mjs';
 
 const service = { address: 'https://example.org/health', label: 'web-frontend', service_type: 'url', timeout: 30 };
 const privateService = (address) => ({ ...service, address, service_type: 'tcp' });
@@ -148,12 +141,4 @@ function managedService() {
   };
 }
 
-describe('Managed rules held by the schemas', () => {
-  it.each(cases.map(([view, pointer, rule, value, valid]) => [pointer.replace('#/components/', ''), rule, valid ? 'accepts' : 'rejects', view, pointer, value, valid]))(
-    '%s: %s (%s)',
-    (_, rule, __, view, pointer, value, valid) => {
-      const result = views.validate(view, pointer, value);
-      expect(result.valid, JSON.stringify({ value, errors: result.errors.map((e) => e.message) })).toBe(valid);
-    },
-  );
-});
+describeSchemaRules('Managed rules held by the schemas', cases);

@@ -3,12 +3,8 @@
 // as schema-rules.test.mjs; the parameters of each operation are looked up through the operation,
 // so a rule holds where clients meet it.
 import { describe, expect, it } from 'vitest';
-import { createSchemaViews, pointerGet, pointerOf } from '../lib/schema-views.mjs';
-import { loadBundle } from './helpers.mjs';
-
-const bundle = loadBundle();
-const views = createSchemaViews(bundle);
-const schema = (name) => `#/components/schemas/${name}`;
+import { bundle, describeSchemaRules, schema, views } from './schema-rules-runner.mjs';
+import { pointerGet, pointerOf } from '../lib/schema-views.mjs';
 
 const bucketPath = '/object-storage/buckets/{clusterId}/{bucket}';
 
@@ -175,15 +171,7 @@ const cases = [
   ['response', schema('ObjectStorageTransfer'), 'used is required', {}, false],
 ];
 
-describe('Object Storage rules held by the schemas', () => {
-  it.each(cases.map(([view, pointer, rule, value, valid]) => [pointer.replace('#/components/', ''), rule, valid ? 'accepts' : 'rejects', view, pointer, value, valid]))(
-    '%s: %s (%s)',
-    (_, rule, __, view, pointer, value, valid) => {
-      const result = views.validate(view, pointer, value);
-      expect(result.valid, JSON.stringify({ value, errors: result.errors.map((e) => e.message) })).toBe(valid);
-    },
-  );
-});
+describeSchemaRules('Object Storage rules held by the schemas', cases);
 
 // What a parameter's schema cannot say: whether it must be sent, and which list parameters an
 // operation takes. Each row is checked both ways by its counterpart.
