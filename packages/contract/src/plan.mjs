@@ -41,15 +41,16 @@ export function orderedOperations(document) {
   return keyed.map(({ op }) => ({ ...op, creates: op.method === 'post' && isCollection(op.path) }));
 }
 
-/** The first example value of a parameter (`example`, then `examples`, then its schema's). */
-export function parameterExample(document, parameter, resolve) {
-  if (parameter.example !== undefined) return parameter.example;
+/** The example values of a parameter, best first: `example`, `examples`, then one from its schema. */
+export function parameterExamples(document, parameter, resolve) {
+  const values = parameter.example !== undefined ? [parameter.example] : [];
   for (const raw of Object.values(parameter.examples || {})) {
     let example = raw;
     for (let i = 0; example && example.$ref && i < 16; i++) example = pointerGet(document, example.$ref);
-    if (example && example.value !== undefined) return example.value;
+    if (example && example.value !== undefined) values.push(example.value);
   }
-  return sampleValue(parameter.schema || {}, resolve);
+  const built = sampleValue(parameter.schema || {}, resolve);
+  return built === undefined ? values : [...values, built];
 }
 
 /** The request body the kit sends: a JSON media type if there is one, with its examples. */
@@ -72,7 +73,8 @@ export function requestBodyOf(document, op, resolve) {
 
 /**
  * Path ids from earlier create answers: for `{volumeId}` in `/volumes/{volumeId}/attach`, the
- * `volumeId` or `id` field of what `POST /volumes` answered, when it fits the parameter's schema.
+ * `volumeId` or `id` field of what `POST /volumes` answered, when it fits the parameter's schema
+ * (as given, or as a string where the path types the id as one).
  */
 export function idFromCreated(created, path, parameter, fits) {
   const marker = `/{${parameter.name}}`;
@@ -80,7 +82,7 @@ export function idFromCreated(created, path, parameter, fits) {
   if (at < 0) return undefined;
   const body = created.get(path.slice(0, at));
   if (!body || typeof body !== 'object') return undefined;
-  for (const candidate of [body[parameter.name], body.id]) {
+  for (const candidate of [body[parameter.name], body.id, body.id === undefined ? undefined : String(body.id)]) {
     if (candidate !== undefined && fits(candidate)) return candidate;
   }
   return undefined;

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { createSchemaViews, pointerOf } from '@cloudapi/spec/schema-views';
 import { buildRequest, isJsonMedia, send } from './http.mjs';
 import { checkAnswer, checkRefusedWithoutToken, checkRejected, checkSuccess, outcomes } from './checks.mjs';
-import { idFromCreated, orderedOperations, parameterExample, requestBodyOf, schemaPointerOfParameter, securityOf } from './plan.mjs';
+import { idFromCreated, orderedOperations, parameterExamples, requestBodyOf, schemaPointerOfParameter, securityOf } from './plan.mjs';
 import { createVariantDeriver } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
@@ -125,9 +125,9 @@ export async function runContract(options) {
       if (!params[parameter.in]) continue;
       const hasExample = parameter.example !== undefined || parameter.examples !== undefined;
       if (!parameter.required && !hasExample) continue;
-      let value = parameterExample(document, parameter, resolve);
-      if (parameter.in === 'path') value = idFromCreated(created, op.path, parameter, (v) => fits(parameter, v)) ?? value;
-      if (value === undefined || !fits(parameter, value)) {
+      const fromCreate = parameter.in === 'path' ? idFromCreated(created, op.path, parameter, (v) => fits(parameter, v)) : undefined;
+      const value = fromCreate ?? parameterExamples(document, parameter, resolve).find((v) => fits(parameter, v));
+      if (value === undefined) {
         if (parameter.required) problems.push(`no valid value for the ${parameter.in} parameter "${parameter.name}": give it an example`);
         continue;
       }
@@ -186,8 +186,18 @@ export async function runContract(options) {
     return opResult;
   }
 
+  // A schema the kit cannot handle fails its operation's run, not the whole run.
+  async function runOperationSafely(op) {
+    try {
+      await runOperation(op);
+    } catch (error) {
+      const opResult = results.get(op);
+      opResult.requests.push({ label: 'kit error', kind: 'setup', checks: [outcomes.fail('kit error', `the kit failed on this operation: ${error.stack || error.message}`)] });
+    }
+  }
+
   const concurrency = options.concurrency ?? (target === 'mock' ? 4 : 1);
-  await pool(selected, concurrency, runOperation);
+  await pool(selected, concurrency, runOperationSafely);
 
   const operationsRun = selected.map((op) => results.get(op));
   return summarize({

@@ -3,8 +3,11 @@
 // breaks, and refuses secured operations without a token. Coverage must be the whole bundle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '@cloudapi/mock';
+import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { operations } from '@cloudapi/spec/walk';
-import { loadDocument, runContract, securityOf } from '../src/index.mjs';
+import { createVariantDeriver, loadDocument, runContract, securityOf } from '../src/index.mjs';
+import { isJsonMedia } from '../src/http.mjs';
+import { requestBodyOf } from '../src/plan.mjs';
 
 const document = loadDocument();
 const all = [...operations(document)];
@@ -44,17 +47,24 @@ describe('the contract run against the Prism mock', () => {
     }
   });
 
-  it('sees every invalid body refused by Prism for the field the variant breaks', () => {
+  it('sends every invalid body the kit derives, and sees each refused by Prism for the field it breaks', () => {
+    const views = createSchemaViews(document);
+    const deriver = createVariantDeriver(views);
+    let total = 0;
     for (const op of all.filter((o) => o.operation.requestBody)) {
+      const body = requestBodyOf(document, op, views.resolve);
+      const derived = deriver.deriveVariants(body.schemaPointer, body.examples.map((e) => e.value), { jsonBody: isJsonMedia(body.mediaType) });
       const run = result.operations.find((r) => r.operationId === op.operation.operationId);
-      const negative = run.requests.filter((r) => r.kind === 'negative' && !/parameter/.test(r.label));
-      expect(negative.length, op.operation.operationId).toBeGreaterThan(0);
+      const negative = run.requests.filter((r) => r.kind === 'negative' && !/ parameter /.test(r.label));
+      expect(negative.length, op.operation.operationId).toBe(derived.length);
+      total += negative.length;
       for (const request of negative) {
         expect(request.checks.find((c) => c.name === 'rejected')?.outcome, request.label).toBe('pass');
         expect(request.checks.find((c) => c.name === 'Prism flags the field')?.outcome, request.label).toBe('pass');
         expect(request.checks.find((c) => c.name === 'error names the field')?.outcome, request.label).toBe('skip');
       }
     }
+    expect(total).toBeGreaterThan(0);
   });
 
   it('sees every secured operation refuse a request without a token with 401', () => {

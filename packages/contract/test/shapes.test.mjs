@@ -39,6 +39,19 @@ describe('other shapes of operations', () => {
     }
   });
 
+  it('fails only the operation whose schema the kit cannot handle, and goes on', async () => {
+    const broken = structuredClone(shapesDocument);
+    broken.paths['/domains/{domainId}/zone-file'].get.parameters[0].schema.pattern = '(';
+    const fixture = await startFixture({ document: shapesDocument });
+    try {
+      const result = await runContract({ baseUrl: fixture.baseUrl, token: 't', document: broken });
+      expect(failures(result)).toEqual([expect.stringMatching(/^getDomainZoneFile › kit error › kit error: the kit failed on this operation: .*pattern/s)]);
+      expect(result.coverage.successValidated).toBe(3);
+    } finally {
+      await fixture.stop();
+    }
+  });
+
   it('passes against Prism serving the same document', async () => {
     const file = path.join(dir, 'shapes.mock.json');
     writeFileSync(file, JSON.stringify(deriveMockDocument(shapesDocument)));
