@@ -22,8 +22,13 @@ export function pointerGet(document, pointer) {
   return parts.reduce((node, part) => (node == null ? undefined : node[part]), document);
 }
 
+/** One reference token of a JSON pointer: `~` and `/` escaped. */
+export function escapePointerPart(part) {
+  return String(part).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 export function pointerOf(...parts) {
-  return `#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  return `#/${parts.map(escapePointerPart).join('/')}`;
 }
 
 function resolveRef(document, schema, depth = 0) {
@@ -96,6 +101,60 @@ export function createAjv() {
   return ajv;
 }
 
+// What the subschemas applying to `value` declare: property names (with the pointers of their
+// schemas), property name patterns, schemas for other properties, and array item schemas.
+function applicableDeclarations(document, matches, pointer, value, into, depth) {
+  const schema = pointerGet(document, pointer);
+  if (depth > 64 || !schema || typeof schema !== 'object') {
+    if (schema === true || (schema && typeof schema === 'object' && depth > 64)) into.open = true;
+    return into;
+  }
+  const sub = (...parts) => `${pointer}/${parts.map(escapePointerPart).join('/')}`;
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) applicableDeclarations(document, matches, schema.$ref, value, into, depth + 1);
+  for (const [name] of Object.entries(schema.properties || {})) (into.properties[name] ??= []).push(sub('properties', name));
+  for (const pattern of Object.keys(schema.patternProperties || {})) into.patterns.push([new RegExp(pattern, 'u'), sub('patternProperties', pattern)]);
+  for (const key of ['additionalProperties', 'unevaluatedProperties']) {
+    if (schema[key] === true) into.open = true;
+    else if (schema[key] && typeof schema[key] === 'object') into.additional.push(sub(key));
+  }
+  if (schema.items !== undefined && schema.items !== false) into.items.push(sub('items'));
+  (schema.prefixItems || []).forEach((_, i) => { into.prefixItems[i] ??= []; into.prefixItems[i].push(sub('prefixItems', i)); });
+  (schema.allOf || []).forEach((_, i) => applicableDeclarations(document, matches, sub('allOf', i), value, into, depth + 1));
+  for (const key of ['anyOf', 'oneOf']) {
+    if (!Array.isArray(schema[key])) continue;
+    const branches = schema[key].map((_, i) => sub(key, i));
+    const matching = branches.filter((branch) => matches(branch, value));
+    for (const branch of matching.length ? matching : branches) applicableDeclarations(document, matches, branch, value, into, depth + 1);
+  }
+  if (schema.if !== undefined) {
+    applicableDeclarations(document, matches, sub('if'), value, into, depth + 1);
+    const branch = matches(sub('if'), value) ? 'then' : 'else';
+    if (schema[branch] !== undefined) applicableDeclarations(document, matches, sub(branch), value, into, depth + 1);
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const name of Object.keys(schema.dependentSchemas || {})) {
+      if (Object.hasOwn(value, name)) applicableDeclarations(document, matches, sub('dependentSchemas', name), value, into, depth + 1);
+    }
+  }
+  return into;
+}
+
+function collectUndeclared(document, matches, pointer, value, path, found, depth) {
+  if (!value || typeof value !== 'object' || depth > 64) return;
+  const d = applicableDeclarations(document, matches, pointer, value, { properties: {}, patterns: [], additional: [], items: [], prefixItems: [], open: false }, 0);
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      for (const at of [...(d.prefixItems[i] || []), ...(i >= d.prefixItems.length ? d.items : [])]) collectUndeclared(document, matches, at, item, `${path}/${i}`, found, depth + 1);
+    });
+    return;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const schemas = [...(d.properties[key] || []), ...d.patterns.filter(([re]) => re.test(key)).map(([, at]) => at)];
+    if (!schemas.length && !d.open && !d.additional.length) { found.add(`${path}/${escapePointerPart(key)}`); continue; }
+    for (const at of schemas.length ? schemas : d.additional) collectUndeclared(document, matches, at, child, `${path}/${escapePointerPart(key)}`, found, depth + 1);
+  }
+}
+
 export function createSchemaViews(document) {
   const ajv = createAjv();
   const ids = { request: 'openapi-view:request', response: 'openapi-view:response' };
@@ -120,11 +179,25 @@ export function createSchemaViews(document) {
         valid,
         errors: valid ? [] : check.errors.map((e) => ({
           path: e.instancePath || '/',
+          schemaPath: e.schemaPath.replace(/^[^#]*#/, '#'), // through $refs as written, e.g. …/schema/then/not
           keyword: e.keyword,
           params: e.params,
           message: `${e.instancePath || '(root)'} ${e.message}${e.keyword === 'additionalProperties' ? ` "${e.params.additionalProperty}"` : ''}${e.keyword === 'false schema' ? ' (a read-only or write-only field here)' : ''}`,
         })),
       };
+    },
+    /**
+     * Fields of `value` that the schema at `pointer` does not declare, as JSON pointers into the
+     * value (`/data/0/extra`). Open schemas accept them; the contract kit reports them. A field is
+     * declared by `properties`, `patternProperties` or a schema-valued `additionalProperties` or
+     * `unevaluatedProperties` of any subschema that applies to the value: `$ref`, `allOf`, the
+     * `anyOf`/`oneOf` branches the value matches (all of them when it matches none), `then` or
+     * `else` as `if` decides, and `dependentSchemas` of the fields present.
+     */
+    undeclared(view, pointer, value) {
+      const found = new Set();
+      collectUndeclared(document, (at, v) => validatorFor(view, at)(v), pointer, value, '', found, 0);
+      return [...found];
     },
     /** The schema at `pointer`, with its $refs followed at the top level. */
     schemaAt(pointer) {
