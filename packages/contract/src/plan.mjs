@@ -29,7 +29,8 @@ export function orderedOperations(document) {
   const isCollection = (path) => paths.some((p) => p.startsWith(`${path}/{`));
   const rank = (op) => {
     const destructive = op.method === 'delete' || (op.method === 'post' && DESTRUCTIVE_VERB.test(op.operation.operationId || ''));
-    if (destructive) return [1, -paramCount(op.path), 0, op.index];
+    // Deeper paths first, so a child (a bucket's certificate) goes before its parent (the bucket).
+    if (destructive) return [1, -op.path.split('/').length, 0, op.index];
     const kind = op.method === 'post' && isCollection(op.path) ? 0 : op.method === 'get' ? 1 : op.method === 'post' ? 3 : 2;
     return [0, paramCount(op.path), kind, op.index];
   };

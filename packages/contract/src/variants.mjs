@@ -108,6 +108,14 @@ export function createVariantDeriver(views) {
     return { value: v, fields };
   }
 
+  // The top-level fields of `value` that the schema at `pointer` finds fault with.
+  function fieldsFailing(pointer, value) {
+    return views.validate('request', pointer, value).errors.map((e) => {
+      const missing = e.params && (e.params.missingProperty || (e.keyword === 'additionalProperties' && e.params.additionalProperty));
+      return missing || e.path.split('/').filter(Boolean)[0];
+    }).filter(Boolean);
+  }
+
   // Makes `value` fail the simple object schema at `pointer`; null when it cannot.
   function unsatisfy(pointer, value, props) {
     const [schema, at] = resolved(pointer);
@@ -147,7 +155,10 @@ export function createVariantDeriver(views) {
           if (!entered || matches(sub(at, 'if'), entered.value) !== (branch === 'then')) continue;
           const broken = unsatisfy(sub(at, branch), entered.value, props);
           if (!broken || matches(sub(at, branch), broken.value)) continue;
-          yield { rule: 'conditional', fields: [...new Set([...broken.fields, ...entered.fields])], value: broken.value, description: `breaks the if/${branch} rule (${[...new Set(broken.fields)].join(', ')})` };
+          // The candidate may already break the branch through a field unsatisfy did not touch
+          // (an AAAA example's target once its type becomes A): name that field too.
+          const offending = [...broken.fields, ...fieldsFailing(sub(at, branch), broken.value)];
+          yield { rule: 'conditional', fields: [...new Set([...offending, ...entered.fields])], value: broken.value, description: `breaks the if/${branch} rule (${[...new Set(offending)].join(', ')})` };
           break;
         }
       }
