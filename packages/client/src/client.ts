@@ -82,7 +82,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
 
   const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
 
-  const base = createFetchClient<paths>({ baseUrl, headers: { 'User-Agent': userAgent, ...(options.headers as object) } });
+  const base = createFetchClient<paths>({ baseUrl, headers: openapiFetch.mergeHeaders({ 'User-Agent': userAgent }, options.headers) });
   base.use({
     async onRequest({ request }) {
       const value = typeof token === 'function' ? await token() : token;

@@ -91,6 +91,14 @@ describe('authentication', () => {
     expect(sent[0]!.headers.get('user-agent')).toBe('tests/1.0');
   });
 
+  it('sends the client\'s headers, given as a Headers object too', async () => {
+    const traced = createClient({ baseUrl: mock.baseUrl, token: 'mock-token', fetch: recordingFetch, headers: new Headers({ 'x-trace-id': 'abc' }) });
+    sent.length = 0;
+    await traced.GET('/regions');
+    expect(sent[0]!.headers.get('x-trace-id')).toBe('abc');
+    expect(sent[0]!.headers.get('user-agent')).toMatch(/^cloudapi-client\//);
+  });
+
   it('sends no Authorization header without a token: a public operation works, a secured one is a 401 ApiError', async () => {
     const anonymous = createClient({ baseUrl: mock.baseUrl, fetch: recordingFetch });
     sent.length = 0;
