@@ -18,7 +18,7 @@ const document = JSON.parse(readFileSync(bundle, 'utf8'));
 const operations = Object.values(document.paths).flatMap((item) => ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m]));
 const kib = (file) => `${(statSync(file).size / 1024).toFixed(0)} KiB`;
 console.log(`\nCloud Account Management API ${document.info.version}: ${operations.length} operations, ${Object.keys(document.components.schemas).length} schemas`);
-for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json']) {
+for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'packages/types/dist/index.d.ts', 'packages/client/dist/index.js', 'packages/client/dist/index.cjs']) {
   const full = path.join(rootDir, file);
-  if (existsSync(full)) console.log(`  ${file.padEnd(28)} ${kib(full)}`);
+  if (existsSync(full)) console.log(`  ${file.padEnd(32)} ${kib(full)}`);
 }

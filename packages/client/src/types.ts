@@ -1,0 +1,79 @@
+// The types of the client's methods: openapi-fetch's call shape, with `error` an `ApiError`, and
+// the list operations, found from their response shape.
+import type { paths } from '@cloudapi/types';
+import type { ParamsOption, RequestOptions } from 'openapi-fetch';
+import type {
+  HttpMethod, IsOperationRequestBodyOptional, OperationRequestBodyContent, PathsWithMethod, RequiredKeysOf, ResponseObjectMap,
+  SuccessResponse,
+} from 'openapi-typescript-helpers';
+import type { OperationError } from './errors.js';
+
+export type { paths };
+
+/** The operation of a path and method, as openapi-typescript generated it. */
+export type Operation<P extends keyof paths, M extends HttpMethod> = paths[P][M & keyof paths[P]];
+
+/**
+ * The body of an operation's 2xx response. (openapi-fetch's own types pass it through
+ * `Readable<>`, for `$Read`/`$Write` markers this package does not use, which turns the empty
+ * object `Record<string, never>` into `never`.)
+ */
+export type SuccessBody<Op> = ResponseObjectMap<Op> extends infer R extends Record<string | number, any>
+  ? SuccessResponse<R, `${string}/${string}`>
+  : never;
+
+/** What a call resolves to: openapi-fetch's `{ data, error, response }`, with `error` an `ApiError`. */
+export type ApiResult<Op> =
+  | { data: SuccessBody<Op>; error?: never; response: Response }
+  | { data?: never; error: OperationError<Op>; response: Response };
+
+type BodyOption<Op> = [OperationRequestBodyContent<Op>] extends [undefined]
+  ? { body?: never }
+  : IsOperationRequestBodyOptional<Op> extends true
+    ? { body?: OperationRequestBodyContent<Op> }
+    : { body: OperationRequestBodyContent<Op> };
+
+/**
+ * The options of a call: `params` (`path`, `query`), `body`, and fetch options (`signal`,
+ * `headers`, ...). A concrete type rather than openapi-fetch's inferred one, so that TypeScript
+ * checks object literals for unknown (and read-only) fields.
+ */
+export type CallInit<Op> = ParamsOption<Op> & BodyOption<Op> & Omit<RequestOptions<Op>, 'params' | 'body' | 'parseAs'> & Omit<RequestInit, 'body' | 'headers'>;
+
+/** The options argument, optional unless the operation has required parameters or a body. */
+export type CallInitParam<Op> = RequiredKeysOf<CallInit<Op>> extends never ? [init?: CallInit<Op>] : [init: CallInit<Op>];
+
+/** `client.GET`, `client.POST`, ...: every path, parameter and body checked against the spec. */
+export type ClientMethod<M extends HttpMethod> = <P extends PathsWithMethod<paths, M>>(
+  url: P,
+  ...init: CallInitParam<Operation<P, M>>
+) => Promise<ApiResult<Operation<P, M>>>;
+
+/** The shape every page of a list has (`PaginationEnvelope` with its `data` narrowed). */
+export interface Page<Item = unknown> {
+  data: Item[];
+  page: number;
+  pages: number;
+  results: number;
+}
+
+type IsPage<Body> = [Body] extends [never] ? false : Body extends Page ? true : false;
+type GetPath = PathsWithMethod<paths, 'get'>;
+
+/**
+ * The paths whose GET answers a page (`data`, `page`, `pages`, `results`): derived from the
+ * generated types, so every list of the spec is here and nothing else.
+ */
+export type ListPath = { [P in GetPath]: IsPage<SuccessBody<Operation<P, 'get'>>> extends true ? P : never }[GetPath];
+
+/** One page of a list operation, as the spec types it (`VolumeList`, ...). */
+export type ListPage<P extends ListPath> = SuccessBody<Operation<P, 'get'>>;
+
+/** The items of a list operation (`Volume` for `/volumes`). */
+export type ListItem<P extends ListPath> = ListPage<P> extends { data: ReadonlyArray<infer Item> } ? Item : never;
+
+/** The options of a list call (`params.query.page` is where the walk starts, 1 by default). */
+export type ListInit<P extends ListPath> = CallInit<Operation<P, 'get'>>;
+
+/** The options argument, optional unless the path has parameters. */
+export type ListInitParam<P extends ListPath> = CallInitParam<Operation<P, 'get'>>;

@@ -1,0 +1,142 @@
+// Type tests of the client (compiled by `vitest run` in typecheck mode; never executed): every
+// path, parameter and body is checked against the spec, results and errors are exact, and only
+// list operations paginate. An unused @ts-expect-error fails the run, so each one must bite.
+import { describe, expectTypeOf, it } from 'vitest';
+import { ApiError, createClient, unwrap, type ListItem, type ListPath } from '../src/index.js';
+import type {
+  EmptyObject, ErrorDetail, Image, ImageList, ImageUploadResponse, Region, Tag, TaggedObject, Volume, VolumeList,
+} from '@cloudapi/types';
+
+const client = createClient({ baseUrl: 'https://api.cloud.example/v4', token: process.env.CLOUDAPI_TOKEN });
+
+describe('calls', () => {
+  it('take the documented shape and give exact data or an ApiError', async () => {
+    const { data, error, response } = await client.POST('/volumes', { body: { label: 'my-volume', region: 'us-east' } });
+    expectTypeOf(response).toEqualTypeOf<Response>();
+    if (error) {
+      expectTypeOf(error).toEqualTypeOf<ApiError<ErrorDetail>>();
+      expectTypeOf(error.status).toEqualTypeOf<number>();
+      expectTypeOf(error.errors).toEqualTypeOf<ErrorDetail[]>();
+      expectTypeOf(error.errors[0]!.field).toEqualTypeOf<string | undefined>();
+      expectTypeOf(data).toEqualTypeOf<undefined>();
+    } else {
+      expectTypeOf(data).toEqualTypeOf<Volume>();
+    }
+    const { data: volume } = await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 12345 } } });
+    expectTypeOf(volume).toEqualTypeOf<Volume | undefined>();
+    const { data: page } = await client.GET('/volumes', { params: { query: { page: 1, page_size: 25 } } });
+    expectTypeOf(page).toEqualTypeOf<VolumeList | undefined>();
+    expectTypeOf(page!.data.map((v) => v.label)).toEqualTypeOf<string[]>();
+    const { data: image } = await client.GET('/images/{imageId}', { params: { path: { imageId: 'compute/debian11' } } });
+    expectTypeOf(image).toEqualTypeOf<Image | undefined>();
+    const { data: deleted } = await client.DELETE('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } });
+    expectTypeOf(deleted).toEqualTypeOf<EmptyObject | undefined>();
+    const { data: updated } = await client.PUT('/images/{imageId}', { params: { path: { imageId: 'private/15' } }, body: { description: null } });
+    expectTypeOf(updated).toEqualTypeOf<Image | undefined>();
+    const { data: images } = await client.GET('/images');
+    expectTypeOf(images).toEqualTypeOf<ImageList | undefined>();
+  });
+
+  it('reject an unknown path, a method the path lacks and a missing or mistyped path parameter', () => {
+    // @ts-expect-error no such path
+    void client.GET('/volume');
+    // @ts-expect-error /regions has no POST
+    void client.POST('/regions', { body: {} });
+    // @ts-expect-error volumeId is required
+    void client.GET('/volumes/{volumeId}');
+    // @ts-expect-error volumeId is an integer
+    void client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 'abc' } } });
+    // @ts-expect-error page_size is a number
+    void client.GET('/volumes', { params: { query: { page_size: '25' } } });
+    // @ts-expect-error no such query parameter
+    void client.GET('/volumes', { params: { query: { per_page: 25 } } });
+  });
+
+  it('reject a body missing a required field, a wrong enum value and a read-only field', () => {
+    // @ts-expect-error label is required
+    void client.POST('/volumes', { body: { region: 'us-east' } });
+    // @ts-expect-error a create needs its body
+    void client.POST('/volumes');
+    void client.PUT('/images/{imageId}', {
+      params: { path: { imageId: 'private/15' } },
+      // @ts-expect-error `bogus` is not an image status
+      body: { status: 'bogus' },
+    });
+    void client.POST('/volumes', {
+      // @ts-expect-error id is read-only: not part of VolumeCreateRequest
+      body: { label: 'data', region: 'us-east', id: 1 },
+    });
+    void client.POST('/volumes', {
+      // @ts-expect-error status is read-only: not part of VolumeCreateRequest
+      body: { label: 'data', region: 'us-east', status: 'active' },
+    });
+    void client.PUT('/volumes/{volumeId}', {
+      params: { path: { volumeId: 1 } },
+      // @ts-expect-error filesystem_path is read-only: not part of VolumeUpdateRequest
+      body: { filesystem_path: '/dev/x' },
+    });
+    // @ts-expect-error a GET takes no body
+    void client.GET('/volumes', { body: { label: 'x' } });
+  });
+
+  it('unwrap to the data, throwing the ApiError', async () => {
+    expectTypeOf(await unwrap(client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } }))).toEqualTypeOf<Volume>();
+    expectTypeOf(await unwrap(client.POST('/images/upload', { body: { label: 'x', region: 'us-east' } }))).toEqualTypeOf<ImageUploadResponse>();
+  });
+});
+
+describe('pagination', () => {
+  it('accepts list operations only, found from their response shape', () => {
+    expectTypeOf<'/volumes'>().toExtend<ListPath>();
+    expectTypeOf<'/regions'>().toExtend<ListPath>();
+    expectTypeOf<'/tags/{label}'>().toExtend<ListPath>();
+    expectTypeOf<'/volumes/{volumeId}'>().not.toExtend<ListPath>();
+    expectTypeOf<'/images/upload'>().not.toExtend<ListPath>();
+    // @ts-expect-error one volume is not a list, though it takes page and page_size
+    void client.listAll('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } });
+    // @ts-expect-error a region is not a list
+    void client.paginate('/regions/{regionId}', { params: { path: { regionId: 'us-east' } } });
+  });
+
+  it('yields the listed resource', async () => {
+    for await (const volume of client.paginate('/volumes', { params: { query: { page_size: 25 } } })) {
+      expectTypeOf(volume).toEqualTypeOf<Volume>();
+    }
+    for await (const page of client.pages('/volumes')) expectTypeOf(page).toEqualTypeOf<VolumeList>();
+    expectTypeOf(await client.listAll('/regions')).toEqualTypeOf<Region[]>();
+    expectTypeOf(await client.listAll('/tags')).toEqualTypeOf<Tag[]>();
+    expectTypeOf<ListItem<'/images'>>().toEqualTypeOf<Image>();
+    const tagged = await client.listAll('/tags/{label}', { params: { path: { label: 'production' } } });
+    expectTypeOf(tagged).toEqualTypeOf<TaggedObject[]>();
+  });
+
+  it('requires the path parameters of the list', () => {
+    // @ts-expect-error label is required
+    void client.listAll('/tags/{label}');
+    // @ts-expect-error page_size is a number
+    void client.listAll('/volumes', { params: { query: { page_size: 'all' } } });
+  });
+});
+
+describe('options and helpers', () => {
+  it('take a token, a fetch, retries, a timeout and a user agent', () => {
+    createClient({
+      baseUrl: 'http://127.0.0.1:4010/v4',
+      token: async () => 'refreshed',
+      fetch: (request) => fetch(request),
+      retry: { retries: 3, baseDelayMs: 100, onRetry: (event) => expectTypeOf(event.attempt).toEqualTypeOf<number>() },
+      timeoutMs: 5_000,
+      userAgent: 'my-app/1.0',
+    });
+    createClient({ baseUrl: 'http://127.0.0.1:4010/v4', retry: false });
+    // @ts-expect-error baseUrl is required
+    createClient({ token: 't' });
+  });
+
+  it('upload image bytes after creating the image', async () => {
+    const bytes = new Uint8Array([1, 2, 3]);
+    expectTypeOf(await client.uploadImage({ label: 'x', region: 'us-east' }, bytes)).toEqualTypeOf<ImageUploadResponse>();
+    // @ts-expect-error region is required by ImageUploadRequest
+    void client.uploadImage({ label: 'x' }, bytes);
+  });
+});

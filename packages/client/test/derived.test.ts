@@ -1,0 +1,80 @@
+// The client's generic types against the bundle, for whatever it holds: `ListPath` is exactly the
+// GET operations whose success body is a page (data, page, pages, results), and each method's
+// `data` is exactly the operation's success schema. Checked by compiling a file generated here.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadBundle } from './helpers.js';
+
+const bundle = loadBundle();
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const PAGE_FIELDS = ['data', 'page', 'pages', 'results'];
+
+function resolve(node: any): any {
+  let current = node;
+  for (let i = 0; current?.$ref && i < 32; i++) current = current.$ref.replace(/^#\//, '').split('/').reduce((n: any, p: string) => n?.[p.replace(/~1/g, '/').replace(/~0/g, '~')], bundle);
+  return current;
+}
+
+/** The names a schema requires, through $ref and allOf. */
+function requiredOf(schema: any): Set<string> {
+  const resolved = resolve(schema);
+  return new Set([...(resolved?.required ?? []), ...(resolved?.allOf ?? []).flatMap((part: any) => [...requiredOf(part)])]);
+}
+
+interface Op { route: string; method: string; status: string; page: boolean }
+const ops: Op[] = Object.entries(bundle.paths as Record<string, any>).flatMap(([route, item]) => METHODS.filter((m) => item[m]).map((method) => {
+  const [status, response] = Object.entries(item[method].responses as Record<string, unknown>).find(([code]) => code.startsWith('2'))!;
+  const schema = resolve(response)?.content?.['application/json']?.schema;
+  const required = requiredOf(schema);
+  return { route, method, status, page: method === 'get' && PAGE_FIELDS.every((f) => required.has(f)) };
+}));
+const listPaths = ops.filter((op) => op.page).map((op) => op.route);
+
+const dir = mkdtempSync(path.join(packageDir, 'test', '.derived-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function compile(source: string): string[] {
+  const file = path.join(dir, `check-${Math.random().toString(36).slice(2)}.ts`);
+  writeFileSync(file, source);
+  const program = ts.createProgram([file], {
+    strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [],
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `line ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+const header = [
+  "import type { ApiResult, ListPath, Operation } from '../../src/index.js';",
+  "import type { paths } from '@cloudapi/types';",
+  'type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extends B ? 1 : 2) ? true : false;',
+  'type Expect<X extends true> = X;',
+  'type Data<P extends keyof paths, M extends string, S extends number> = paths[P][M & keyof paths[P]] extends { responses: { [K in S]: { content: { "application/json": infer B } } } } ? B : never;',
+];
+const quote = (value: string) => JSON.stringify(value);
+const union = (values: string[]) => (values.length ? values.map(quote).join(' | ') : 'never');
+
+describe('generic types derived from the bundle', () => {
+  it('finds the list operations from their response shape', () => {
+    expect(listPaths.length).toBeGreaterThan(0);
+    expect(ops.some((op) => op.method === 'get' && !op.page)).toBe(true);
+  });
+
+  it('types ListPath as exactly those paths, and each call\'s data as its success schema', () => {
+    const lines = [
+      ...header,
+      `export type Lists = Expect<Equal<ListPath, ${union(listPaths)}>>;`,
+      ...ops.map((op, i) => `export type Op${i} = Expect<Equal<NonNullable<ApiResult<Operation<${quote(op.route)}, ${quote(op.method)}>>['data']>, Data<${quote(op.route)}, ${quote(op.method)}, ${op.status}>>>;`),
+    ];
+    expect(compile(lines.join('\n'))).toEqual([]);
+  });
+
+  it('fails to compile when the expected list paths differ (the check can fail)', () => {
+    const wrong = [...listPaths.slice(1), '/volumes/{volumeId}'];
+    const diagnostics = compile([...header, `export type Lists = Expect<Equal<ListPath, ${union(wrong)}>>;`].join('\n'));
+    expect(diagnostics.join('\n')).toMatch(/does not satisfy the constraint 'true'/);
+  });
+});

@@ -1,0 +1,189 @@
+// Retries, timeouts and aborts against a local server on 127.0.0.1 that answers 429, 503, slow
+// or broken responses on cue. Backoff delays are kept small (baseDelayMs) so the suite is fast;
+// one test waits a real one-second Retry-After.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, backoffDelay, createClient, parseRetryAfter, RETRY_DEFAULTS, type RetryEvent, type RetryOptions } from '../src/index.js';
+import { json, startServer, type Handler, type LocalServer } from './helpers.js';
+
+const volume = { id: 1, label: 'data', status: 'active', size: 20, region: 'us-east', compute_id: null, compute_label: null, filesystem_path: '/dev/x', created: '2018-01-01T00:01:01', updated: '2018-01-01T00:01:01', tags: [] };
+const tooMany = { errors: [{ reason: 'Too many requests' }] };
+
+let server: LocalServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A server answering each request with the next of `answers` (the last one repeats), and a client for it. */
+async function scripted(answers: Handler[], options: { retry?: RetryOptions | false; timeoutMs?: number } = {}) {
+  server = await startServer((request, response, index) => answers[Math.min(index, answers.length - 1)]!(request, response, index));
+  const events: RetryEvent[] = [];
+  const retry = options.retry === false ? false : { baseDelayMs: 5, onRetry: (event: RetryEvent) => events.push(event), ...options.retry };
+  const client = createClient({ baseUrl: `${server.url}/v4`, token: 't', retry, timeoutMs: options.timeoutMs });
+  return { client, events, requests: server.requests };
+}
+
+const ok: Handler = (_, response) => json(response, 200, volume);
+const status = (code: number, headers: Record<string, string> = {}): Handler => (_, response) => json(response, code, code === 429 ? tooMany : { errors: [{ reason: 'Service unavailable' }] }, headers);
+const getVolume = (client: ReturnType<typeof createClient>, init: { signal?: AbortSignal } = {}) => client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } }, ...init });
+
+describe('429', () => {
+  it('waits as long as Retry-After says, then retries', async () => {
+    const { client, events, requests } = await scripted([status(429, { 'retry-after': '1' }), ok]);
+    const { data, error } = await getVolume(client);
+    expect(error).toBeUndefined();
+    expect(data).toEqual(volume);
+    expect(requests).toHaveLength(2);
+    expect(events).toEqual([expect.objectContaining({ attempt: 1, delayMs: 1000, status: 429, method: 'GET' })]);
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries a POST too: the server did not process it', async () => {
+    const { client, requests } = await scripted([status(429, { 'retry-after': '0' }), ok]);
+    const { data } = await client.POST('/volumes', { body: { label: 'data', region: 'us-east' } });
+    expect(data).toEqual(volume);
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(requests.map((r) => JSON.parse(r.body.toString()))).toEqual([{ label: 'data', region: 'us-east' }, { label: 'data', region: 'us-east' }]);
+    expect(requests[1]!.headers.authorization).toBe('Bearer t');
+  });
+
+  it('gives up on a Retry-After longer than maxRetryAfterMs, returning the 429 with retryAfterMs', async () => {
+    const { client, requests } = await scripted([status(429, { 'retry-after': '120' }), ok], { retry: { maxRetryAfterMs: 60_000 } });
+    const { error } = await getVolume(client);
+    expect(requests).toHaveLength(1);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 120_000, errors: [{ reason: 'Too many requests' }] });
+  });
+});
+
+describe('5xx', () => {
+  it('retries a GET after a 503', async () => {
+    const { client, events, requests } = await scripted([status(503), ok]);
+    const { data } = await getVolume(client);
+    expect(data).toEqual(volume);
+    expect(requests).toHaveLength(2);
+    expect(events[0]).toMatchObject({ attempt: 1, status: 503 });
+  });
+
+  it('retries PUT and DELETE, which are idempotent', async () => {
+    const { client, requests } = await scripted([status(502), ok, status(500), ok]);
+    await client.PUT('/volumes/{volumeId}', { params: { path: { volumeId: 1 } }, body: { label: 'renamed' } });
+    await client.DELETE('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } });
+    expect(requests.map((r) => r.method)).toEqual(['PUT', 'PUT', 'DELETE', 'DELETE']);
+    expect(JSON.parse(requests[1]!.body.toString())).toEqual({ label: 'renamed' });
+  });
+
+  it('does not retry a POST after a 503', async () => {
+    const { client, events, requests } = await scripted([status(503), ok]);
+    const { data, error } = await client.POST('/volumes', { body: { label: 'data', region: 'us-east' } });
+    expect(data).toBeUndefined();
+    expect(requests).toHaveLength(1);
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ status: 503, errors: [{ reason: 'Service unavailable' }] });
+  });
+
+  it('stops after `retries` retries with the last answer, backing off exponentially with jitter', async () => {
+    const { client, events, requests } = await scripted([status(503)], { retry: { retries: 3, baseDelayMs: 8, random: () => 0.99 } });
+    const { error } = await getVolume(client);
+    expect(requests).toHaveLength(4);
+    expect(error?.status).toBe(503);
+    expect(events.map((e) => e.delayMs)).toEqual([7, 15, 31]);
+  });
+
+  it('makes an ApiError of an error body outside the contract', async () => {
+    const { client } = await scripted([(_, response) => { response.writeHead(502, { 'content-type': 'text/html' }).end('Bad gateway'); }], { retry: false });
+    const { error } = await getVolume(client);
+    expect(error).toMatchObject({ status: 502, body: 'Bad gateway', errors: [{ reason: 'Bad gateway' }] });
+  });
+
+  it('sends once with retries off', async () => {
+    const { client, requests } = await scripted([status(503), ok], { retry: false });
+    expect((await getVolume(client)).error?.status).toBe(503);
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('network failures', () => {
+  const hangUp: Handler = (_, response) => { response.socket?.destroy(); };
+
+  it('retries a GET whose connection broke', async () => {
+    const { client, events, requests } = await scripted([hangUp, ok]);
+    const { data } = await getVolume(client);
+    expect(data).toEqual(volume);
+    expect(requests).toHaveLength(2);
+    expect(events[0]!.error).toBeInstanceOf(TypeError);
+  });
+
+  it('rejects a POST whose connection broke, without retrying', async () => {
+    const { client, requests } = await scripted([hangUp, ok]);
+    await expect(client.POST('/volumes', { body: { label: 'data', region: 'us-east' } })).rejects.toBeInstanceOf(TypeError);
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('timeouts and AbortSignal', () => {
+  const slow = (ms: number): Handler => (_, response) => new Promise((resolve) => setTimeout(() => { json(response, 200, volume); resolve(); }, ms));
+
+  it('rejects with a TimeoutError when an attempt takes longer than timeoutMs, and does not retry it', async () => {
+    const { client, requests } = await scripted([slow(2_000)], { timeoutMs: 100 });
+    const started = performance.now();
+    await expect(getVolume(client)).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('answers within timeoutMs normally', async () => {
+    const { client } = await scripted([slow(20)], { timeoutMs: 2_000 });
+    expect((await getVolume(client)).data).toEqual(volume);
+  });
+
+  it('rejects with the abort reason when the caller aborts a request in flight', async () => {
+    const { client } = await scripted([slow(2_000)]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    await expect(getVolume(client, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('stops waiting for a retry when the caller aborts', async () => {
+    const { client, requests } = await scripted([status(503, { 'retry-after': '5' }), ok]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled by the test')), 100);
+    const started = performance.now();
+    await expect(getVolume(client, { signal: controller.signal })).rejects.toThrow('cancelled by the test');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('sends nothing with an already aborted signal', async () => {
+    const { client, requests } = await scripted([ok]);
+    await expect(getVolume(client, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('backoffDelay and parseRetryAfter', () => {
+  it('draws a full-jitter delay under an exponential ceiling, capped at maxDelayMs', () => {
+    const options = { baseDelayMs: 100, maxDelayMs: 1_000 };
+    expect([0, 1, 2, 3, 4, 5].map((attempt) => backoffDelay(attempt, { ...options, random: () => 0.999999 }))).toEqual([99, 199, 399, 799, 999, 999]);
+    expect(backoffDelay(3, { ...options, random: () => 0 })).toBe(0);
+    expect(backoffDelay(2, { ...options, random: () => 0.5 })).toBe(200);
+    const drawn = Array.from({ length: 200 }, () => backoffDelay(2, { ...options, random: Math.random }));
+    expect(Math.min(...drawn)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...drawn)).toBeLessThan(400);
+    expect(new Set(drawn).size).toBeGreaterThan(10);
+    expect(RETRY_DEFAULTS).toMatchObject({ retries: 2, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 });
+  });
+
+  it('reads delay-seconds and HTTP dates', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('30', now)).toBe(30_000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('1.5', now)).toBe(1_500);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:10 GMT', now)).toBe(10_000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,17 @@
+// ESM (`dist/index.js`) and CommonJS (`dist/index.cjs`) builds with their declaration files
+// (`index.d.ts`, `index.d.cts`); openapi-fetch and the generated types stay dependencies.
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  target: 'es2022',
+  platform: 'neutral',
+  sourcemap: true,
+  clean: true,
+  define: { __CLIENT_VERSION__: JSON.stringify(version) },
+});
