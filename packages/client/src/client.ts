@@ -1,7 +1,7 @@
 // createClient(): openapi-fetch over the generated `paths`, with the token as a bearer header
 // (middleware), retries and timeouts in the fetch it is given, `ApiError` for failures, and the
 // pagination and upload helpers.
-import type { ImageUploadRequest, ImageUploadResponse, paths } from '@cloudapi/types';
+import { requestMediaTypes, type ImageUploadRequest, type ImageUploadResponse, type paths } from '@cloudapi/types';
 import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { ApiError } from './errors.js';
@@ -72,6 +72,23 @@ export interface CloudApiClient {
 }
 
 type AnyInit = { params?: { query?: Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
+
+/**
+ * A multipart body given as a plain object becomes FormData: a Blob (or File) is a file part, any
+ * other value a text field (arrays give one field per item). FormData is passed through as it is.
+ */
+export function toFormData(body: unknown): FormData {
+  if (body instanceof FormData) return body;
+  const form = new FormData();
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === undefined || item === null) continue;
+      if (item instanceof Blob) form.append(name, item, (item as { name?: string }).name || name);
+      else form.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    }
+  }
+  return form;
+}
 type AnyCall = (url: string, init?: AnyInit) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 export function createClient(options: ClientOptions): CloudApiClient {
@@ -124,8 +141,12 @@ export function createClient(options: ClientOptions): CloudApiClient {
         (final) => fetchImpl(final || request.body === null ? request : request.clone()),
         { method, url: request.url, signal, retry, replayable: true, timer },
       );
+      // openapi-fetch only knows media types from the types; the generated map says which
+      // operations take multipart bodies, which are sent as FormData (fetch sets the boundary).
+      const multipart = requestMediaTypes[`${method} ${url}`] === 'multipart/form-data' && init.body !== undefined;
+      const body = multipart ? { body: toFormData(init.body) } : {};
       try {
-        const result = await send(url, { ...init, signal: controller?.signal ?? signal, fetch: fetchWithRetries });
+        const result = await send(url, { ...init, ...body, signal: controller?.signal ?? signal, fetch: fetchWithRetries });
         if (result.response.ok) return result;
         return { error: new ApiError(result.response, result.error, method, result.response.url || url), response: result.response };
       } finally {

@@ -27,11 +27,22 @@ export type ApiResult<Op> =
   | { data: SuccessBody<Op>; error?: never; response: Response }
   | { data?: never; error: OperationError<Op>; response: Response };
 
+/** True when the operation's request body is `multipart/form-data`. */
+type IsMultipart<Op> = Op extends { requestBody?: { content: infer C } } ? ('multipart/form-data' extends keyof C ? true : false) : false;
+
+/**
+ * A multipart body: FormData, or a plain object whose fields may also be Blobs (file parts); the
+ * client turns the object into FormData.
+ */
+export type MultipartBody<Body> = FormData | { [K in keyof Body]: Body[K] | Blob };
+
+type BodyContent<Op> = IsMultipart<Op> extends true ? MultipartBody<OperationRequestBodyContent<Op>> : OperationRequestBodyContent<Op>;
+
 type BodyOption<Op> = [OperationRequestBodyContent<Op>] extends [undefined]
   ? { body?: never }
   : IsOperationRequestBodyOptional<Op> extends true
-    ? { body?: OperationRequestBodyContent<Op> }
-    : { body: OperationRequestBodyContent<Op> };
+    ? { body?: BodyContent<Op> }
+    : { body: BodyContent<Op> };
 
 /**
  * The options of a call: `params` (`path`, `query`), `body`, and fetch options (`signal`,

@@ -140,3 +140,15 @@ describe('options and helpers', () => {
     void client.uploadImage({ label: 'x' }, bytes);
   });
 });
+
+describe('multipart bodies', () => {
+  it('take FormData or an object with Blob file parts, only where the spec says multipart', async () => {
+    const ticket = { params: { path: { ticketId: 11223 } } };
+    await client.POST('/support/tickets/{ticketId}/attachments', { ...ticket, body: new FormData() });
+    await client.POST('/support/tickets/{ticketId}/attachments', { ...ticket, body: { file: new Blob(['x']) } });
+    // @ts-expect-error the part is named `file`
+    await client.POST('/support/tickets/{ticketId}/attachments', { ...ticket, body: { attachment: new Blob(['x']) } });
+    // @ts-expect-error a JSON operation takes no FormData
+    await client.POST('/volumes', { body: new FormData() });
+  });
+});

@@ -123,3 +123,36 @@ describe('uploadImage', () => {
     expect((failure as ApiError).url).toMatch(/\/upload\/private-17\?signature=abc$/);
   });
 });
+
+describe('multipart bodies', () => {
+  // The generated requestMediaTypes map says which operations take multipart/form-data.
+  const attachment = async (body: FormData | { file: string | Blob }) => {
+    const client = await clientFor((_, response) => json(response, 200, {}));
+    const { error } = await client.POST('/support/tickets/{ticketId}/attachments', { params: { path: { ticketId: 11223 } }, body });
+    expect(error).toBeUndefined();
+    const [sent] = server!.requests;
+    return { type: String(sent!.headers['content-type']), text: sent!.body.toString() };
+  };
+
+  it('sends a plain object as multipart/form-data, a Blob as a file part', async () => {
+    const { type, text } = await attachment({ file: new File(['hello'], 'notes.txt', { type: 'text/plain' }) });
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(text).toMatch(/Content-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text\/plain\r\n\r\nhello/);
+  });
+
+  it('passes FormData through as it is', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['%PDF-1.4']), 'invoice.pdf');
+    const { type, text } = await attachment(form);
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(text).toContain('filename="invoice.pdf"');
+  });
+
+  it('keeps JSON for every other operation', async () => {
+    const client = await clientFor((_, response) => json(response, 200, {}));
+    await client.POST('/volumes/{volumeId}/clone', { params: { path: { volumeId: 1 } }, body: { label: 'copy' } });
+    const [sent] = server!.requests;
+    expect(sent!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(sent!.body.toString())).toEqual({ label: 'copy' });
+  });
+});
