@@ -89,7 +89,7 @@ async function openMenuEntries({ menu, tags }) {
       await frame();
       opened = [...root.querySelectorAll('a[href^="#/"]')].filter((a) => !before.has(a));
     }
-    for (const a of opened) entries.push({ tag, href: a.getAttribute('href'), label: a.querySelector('[data-text]')?.getAttribute('data-text') });
+    for (const a of opened) entries.push({ tag, href: a.getAttribute('href'), label: a.querySelector('[data-text]')?.getAttribute('data-text'), text: a.textContent.trim().toLowerCase() });
   }
   return entries;
 }
@@ -136,8 +136,10 @@ describe('the documentation page in Chromium, offline', () => {
       const problems = [];
       const expected = allOperations.map((op) => {
         const where = `${op.method.toUpperCase()} ${op.path} (${op.operation.tags?.[0]} › ${op.operation.summary})`;
-        const entry = entries.find((e) => e.tag === op.operation.tags?.[0] && e.label === op.operation.summary);
-        if (!entry) problems.push(`${where}: no menu entry`);
+        // The entry's text ends with the method's badge; each entry answers for one operation.
+        const entry = entries.find((e) => !e.used && e.tag === op.operation.tags?.[0] && e.label === op.operation.summary && e.text.endsWith(op.method));
+        if (entry) entry.used = true;
+        else problems.push(`${where}: no menu entry`);
         return { op, where, id: entry?.href.slice(2) };
       }).filter((e) => e.id);
       // Each operation's page, reached through its menu address: its heading and its curl sample.
@@ -193,11 +195,11 @@ describe('the documentation page in Chromium, offline', () => {
       const withCdn = await openOffline(fixture.url);
       await withCdn.page.locator(MENU).waitFor();
       await expect.poll(() => withCdn.attempted, { timeout: 10_000 }).toContain(cdnLogo);
-      expect(withCdn.errors.join('\n')).toMatch(/ERR_BLOCKED_BY_CLIENT/);
+      await expect.poll(() => withCdn.errors.join('\n'), { timeout: 10_000 }).toMatch(/ERR_BLOCKED_BY_CLIENT/);
       await withCdn.context.close();
 
       const broken = await openOffline(`${fixture.url}broken.html`);
-      expect(broken.errors).toEqual(['boom']);
+      await expect.poll(() => broken.errors, { timeout: 10_000 }).toEqual(['boom']);
       await broken.context.close();
     } finally {
       await fixture.stop();
