@@ -1,24 +1,78 @@
-// `npm start`: builds the whole pipeline through Turbo, then reports what it produced.
+// `npm start`: builds the whole pipeline through Turbo, reports what it produced, then serves the
+// documentation site and the mock until Ctrl-C (SIGINT or SIGTERM), which stops both.
+//
+//   DOCS_PORT  port of the docs (8080)       PORT  port of the mock (4010)
+//   HOST       address of both (127.0.0.1)   --no-build  serve what was built last
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { docsDistDir, serveStatic } from '@cloudapi/docs';
+import { startMock } from '@cloudapi/mock';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
-const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, stdio: 'inherit' });
-if (build.status !== 0) {
-  console.error('\n✖ build failed; the output above says which task and why.');
-  process.exit(build.status || 1);
+function portFrom(name, fallback) {
+  const raw = process.env[name];
+  const port = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`✖ ${name} must be an integer from 0 to 65535, got "${raw}".`);
+    process.exit(2);
+  }
+  return port;
+}
+
+const docsPort = portFrom('DOCS_PORT', 8080);
+const mockPort = portFrom('PORT', 4010);
+const host = process.env.HOST || '127.0.0.1';
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('\n✖ build failed; the output above says which task and why.');
+    process.exit(build.status || 1);
+  }
 }
 
 const bundle = path.join(rootDir, 'spec/dist/openapi.json');
+if (!existsSync(bundle) || !existsSync(path.join(docsDistDir, 'index.html'))) {
+  console.error('✖ nothing to serve: run `npm start` without --no-build (or `npm run build`) first.');
+  process.exit(1);
+}
 const document = JSON.parse(readFileSync(bundle, 'utf8'));
 const operations = Object.values(document.paths).flatMap((item) => ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m]));
 const kib = (file) => `${(statSync(file).size / 1024).toFixed(0)} KiB`;
 console.log(`\nCloud Account Management API ${document.info.version}: ${operations.length} operations, ${Object.keys(document.components.schemas).length} schemas`);
-for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'packages/types/dist/index.d.ts', 'packages/client/dist/index.js', 'packages/client/dist/index.cjs']) {
+for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'packages/types/dist/index.d.ts', 'packages/client/dist/index.js', 'packages/client/dist/index.cjs', 'packages/docs/dist/index.html']) {
   const full = path.join(rootDir, file);
   if (existsSync(full)) console.log(`  ${file.padEnd(32)} ${kib(full)}`);
+}
+
+// Both start together; if either fails, the other is stopped before exiting.
+const [docs, mock] = await Promise.allSettled([
+  serveStatic({ root: docsDistDir, port: docsPort, host }),
+  startMock({ port: mockPort, host }),
+]);
+if (docs.status === 'rejected' || mock.status === 'rejected') {
+  await Promise.all([docs, mock].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
+  if (docs.status === 'rejected') console.error(`✖ the docs server did not start: ${docs.reason.message}`);
+  if (mock.status === 'rejected') console.error(`✖ the mock did not start: ${mock.reason.message}${mockPort === 4010 ? ' (set PORT to use another port)' : ''}`);
+  process.exit(1);
+}
+
+console.log(`
+✔ docs  ${docs.value.url}
+✔ mock  ${mock.value.baseUrl}   try: curl -s ${mock.value.baseUrl}/regions
+  Ctrl-C stops both.`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all([docs.value.stop(), mock.value.stop()]);
+    console.log('\n✔ stopped the docs and the mock.');
+    process.exit(0);
+  });
 }

@@ -1,0 +1,209 @@
+// The built page in Debian's Chromium (playwright-core), with every request that is not the page
+// itself blocked: every operation of the bundle renders with its code samples, nothing is
+// fetched, nothing is logged as an error. Screenshots go to test-results/.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { operations } from '@cloudapi/spec/walk';
+import { CDN_LOGOS, svgDataUri } from '../src/offline.mjs';
+import { clientSample, curlSample } from '../src/samples.mjs';
+import { docsDistDir, serveStatic } from '../src/serve.mjs';
+import { CHROMIUM_ARGS } from './support/chromium.mjs';
+
+const require = createRequire(import.meta.url);
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.join(packageDir, 'test-results');
+const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const allOperations = [...operations(bundle)];
+
+let browser;
+let server;
+
+beforeAll(async () => {
+  const found = inject('chromium');
+  if (found.error) throw new Error(found.error);
+  if (!existsSync(path.join(docsDistDir, 'index.html'))) throw new Error('packages/docs/dist/index.html is missing: run `npm run docs` first.');
+  mkdirSync(resultsDir, { recursive: true });
+  server = await serveStatic({ port: 0 });
+  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * Opens `url` in a new context where every request but the page's own document is aborted.
+ * `attempted` lists what the page tried to fetch; `errors` its console errors and uncaught exceptions.
+ */
+async function openOffline(url) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const documentUrl = url.split('#')[0];
+  const attempted = [];
+  const errors = [];
+  await context.route('**/*', (route) => (route.request().url() === documentUrl ? route.continue() : route.abort('blockedbyclient')));
+  page.on('request', (request) => {
+    if (request.url() !== documentUrl && !/^(data|blob):/.test(request.url())) attempted.push(request.url());
+  });
+  page.on('websocket', (socket) => attempted.push(socket.url()));
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  await page.goto(url, { waitUntil: 'load' });
+  return { context, page, attempted, errors };
+}
+
+/** Runs `check` on `url` opened offline, then asserts the page fetched nothing and logged no error. */
+async function checkOffline(url, check) {
+  const opened = await openOffline(url);
+  try {
+    await check(opened.page);
+    expect(opened.attempted, 'requests the page made').toEqual([]);
+    expect(opened.errors, 'console errors').toEqual([]);
+  } finally {
+    await opened.context.close();
+  }
+}
+
+const normalize = (text) => text.replace(/\s+/g, ' ').trim();
+const MENU = '[data-component-name="Menu/Menu"]';
+const CODE_BLOCK = '[data-component-name="CodeBlock/CodeBlock"]';
+
+// Runs in the page: clicks each tag's menu entry and returns the operation entries it opens.
+async function openMenuEntries({ menu, tags }) {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const root = document.querySelector(menu);
+  const entries = [];
+  for (const tag of tags) {
+    const label = [...root.querySelectorAll('[data-text]')].find((e) => e.getAttribute('data-text') === tag);
+    if (!label) continue;
+    const before = new Set([...root.querySelectorAll('a[href^="#/"]')]);
+    label.closest('a').click();
+    let opened = [];
+    for (let waited = 0; waited < 100 && opened.length === 0; waited++) {
+      await frame();
+      opened = [...root.querySelectorAll('a[href^="#/"]')].filter((a) => !before.has(a));
+    }
+    for (const a of opened) entries.push({ tag, href: a.getAttribute('href'), label: a.querySelector('[data-text]')?.getAttribute('data-text'), text: a.textContent.trim().toLowerCase() });
+  }
+  return entries;
+}
+
+// Runs in the page: goes to each address and returns its section's heading and curl sample.
+async function renderOperations({ ids, codeBlock }) {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const results = [];
+  for (const id of ids) {
+    location.hash = `#/${id}`;
+    const started = performance.now();
+    let result = null;
+    while (!result) {
+      const section = document.getElementById(id);
+      const heading = section?.querySelector('h2');
+      const curl = section && [...section.querySelectorAll(codeBlock)].find((c) => c.textContent.includes('curl'));
+      if (heading && curl) result = { heading: heading.textContent.trim(), curl: curl.textContent };
+      else if (performance.now() - started > 10_000) result = { error: section ? 'no curl sample within 10 s' : 'not rendered within 10 s' };
+      else await frame();
+    }
+    results.push(result);
+  }
+  return results;
+}
+
+function byTag(list) {
+  const groups = new Map();
+  for (const op of list) {
+    const tag = op.operation.tags?.[0] ?? 'default';
+    groups.set(tag, [...(groups.get(tag) ?? []), op]);
+  }
+  return groups;
+}
+
+describe('the documentation page in Chromium, offline', () => {
+  it('renders every operation of the bundle with its curl sample, fetches nothing and logs no error', async () => {
+    expect(allOperations.length).toBeGreaterThan(0);
+    await checkOffline(server.url, async (page) => {
+      expect(await page.title()).toContain(bundle.info.title);
+      await page.locator(MENU).waitFor();
+      // The menu, as a reader finds it: open every tag and note each operation's entry.
+      const tags = [...byTag(allOperations).keys()];
+      const entries = await page.evaluate(openMenuEntries, { menu: MENU, tags });
+      const problems = [];
+      const expected = allOperations.map((op) => {
+        const where = `${op.method.toUpperCase()} ${op.path} (${op.operation.tags?.[0]} › ${op.operation.summary})`;
+        // The entry's text ends with the method's badge; each entry answers for one operation.
+        const entry = entries.find((e) => !e.used && e.tag === op.operation.tags?.[0] && e.label === op.operation.summary && e.text.endsWith(op.method));
+        if (entry) entry.used = true;
+        else problems.push(`${where}: no menu entry`);
+        return { op, where, id: entry?.href.slice(2) };
+      }).filter((e) => e.id);
+      // Each operation's page, reached through its menu address: its heading and its curl sample.
+      const rendered = await page.evaluate(renderOperations, { ids: expected.map((e) => e.id), codeBlock: CODE_BLOCK });
+      for (const [i, { op, where }] of expected.entries()) {
+        const shown = rendered[i];
+        if (shown.error) problems.push(`${where}: ${shown.error}`);
+        else if (shown.heading !== op.operation.summary) problems.push(`${where}: heading reads "${shown.heading}"`);
+        else if (!normalize(shown.curl).includes(normalize(curlSample(bundle, op)))) problems.push(`${where}: curl sample differs:\n${shown.curl}`);
+      }
+      expect(problems).toEqual([]);
+      expect(rendered).toHaveLength(allOperations.length);
+      await page.screenshot({ path: path.join(resultsDir, 'docs-operation-curl.png') });
+    });
+  }, 300_000);
+
+  it('switches an operation to its @cloudapi/client sample and links the downloadable bundle', async () => {
+    const op = allOperations.find((o) => o.operation.requestBody) ?? allOperations[0];
+    await checkOffline(server.url, async (page) => {
+      const menu = page.locator(MENU);
+      await menu.locator(`[data-text=${JSON.stringify(op.operation.tags[0])}]`).first().click();
+      const link = menu.locator('a', { has: page.locator(`[data-text=${JSON.stringify(op.operation.summary)}]`) }).first();
+      const href = await link.getAttribute('href');
+      await link.click();
+      const section = page.locator(`[id=${JSON.stringify(href.slice(2))}]`);
+      await section.locator(CODE_BLOCK, { hasText: 'curl' }).first().waitFor();
+      await section.getByRole('button', { name: 'curl', exact: true }).first().click();
+      await page.getByRole('menuitem', { name: '@cloudapi/client' }).first().click();
+      const sample = section.locator(CODE_BLOCK, { hasText: 'createClient' }).first();
+      expect(normalize(await sample.textContent())).toContain(normalize(clientSample(bundle, op)));
+      await page.screenshot({ path: path.join(resultsDir, 'docs-operation-client.png') });
+
+      await page.goto(`${server.url}#/`);
+      for (const file of ['openapi.yaml', 'openapi.json']) {
+        expect(await page.locator(`a[href="${file}"]`).count(), `a download link to ${file}`).toBeGreaterThan(0);
+      }
+      await page.screenshot({ path: path.join(resultsDir, 'docs-home.png') });
+    });
+  }, 60_000);
+
+  it('would catch a page that fetches from a CDN or logs an error (negative controls)', async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-docs-offline-'));
+    const fixture = await serveStatic({ root: scratch, port: 0 });
+    try {
+      // The built page with Redocly's CDN logo put back, as a build without src/offline.mjs would be.
+      const attribution = svgDataUri(readFileSync(path.join(packageDir, 'assets', 'redocly-attribution.svg'), 'utf8'));
+      const built = readFileSync(path.join(docsDistDir, 'index.html'), 'utf8');
+      expect(built).toContain(attribution);
+      const [cdnLogo] = CDN_LOGOS;
+      writeFileSync(path.join(scratch, 'index.html'), built.split(attribution).join(cdnLogo));
+      writeFileSync(path.join(scratch, 'broken.html'), '<!doctype html><title>x</title><script>console.error("boom")</script>');
+
+      const withCdn = await openOffline(fixture.url);
+      await withCdn.page.locator(MENU).waitFor();
+      await expect.poll(() => withCdn.attempted, { timeout: 10_000 }).toContain(cdnLogo);
+      await expect.poll(() => withCdn.errors.join('\n'), { timeout: 10_000 }).toMatch(/ERR_BLOCKED_BY_CLIENT/);
+      await withCdn.context.close();
+
+      const broken = await openOffline(`${fixture.url}broken.html`);
+      await expect.poll(() => broken.errors, { timeout: 10_000 }).toEqual(['boom']);
+      await broken.context.close();
+    } finally {
+      await fixture.stop();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,89 @@
+// `npm start` after its build: the root script serves the docs and the mock on the ports it is
+// given, prints both URLs, and Ctrl-C (SIGINT) stops both. Run with --no-build: Turbo has built
+// everything before this test runs.
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@cloudapi/mock';
+
+const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const startScript = path.join(rootDir, 'scripts', 'start.mjs');
+
+function start(env) {
+  const child = spawn(process.execPath, [startScript, '--no-build'], {
+    cwd: rootDir, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => { output += d; });
+  child.stderr.on('data', (d) => { output += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const waitFor = (pattern, ms = 60_000) => new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = pattern.exec(output);
+      if (match) { clearInterval(timer); clearTimeout(limit); resolve(match); }
+    }, 50);
+    const limit = setTimeout(() => { clearInterval(timer); reject(new Error(`no ${pattern} within ${ms} ms:\n${output}`)); }, ms);
+    exited.then(() => setTimeout(() => { if (!pattern.exec(output)) { clearInterval(timer); clearTimeout(limit); reject(new Error(`exited before ${pattern}:\n${output}`)); } }, 100));
+  });
+  return { child, exited, waitFor, output: () => output };
+}
+
+function refused(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => { socket.destroy(); resolve(false); });
+    socket.on('error', () => resolve(true));
+  });
+}
+
+describe('npm start (scripts/start.mjs)', () => {
+  it('serves the docs and the mock, prints both URLs, and stops both on SIGINT', async () => {
+    const [docsPort, mockPort] = [await freePort(), await freePort()];
+    const run = start({ DOCS_PORT: String(docsPort), PORT: String(mockPort) });
+    try {
+      const [, docsUrl] = await run.waitFor(/docs {2}(http:\/\/\S+)/);
+      const [, mockUrl] = await run.waitFor(/mock {2}(http:\/\/\S+)/);
+      expect(docsUrl).toBe(`http://127.0.0.1:${docsPort}/`);
+      expect(mockUrl).toBe(`http://127.0.0.1:${mockPort}/v4`);
+      const page = await fetch(docsUrl);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Cloud Account Management API');
+      expect((await fetch(`${docsUrl}openapi.json`)).status).toBe(200);
+      const regions = await fetch(`${mockUrl}/regions`);
+      expect(regions.status).toBe(200);
+      expect((await regions.json()).data.length).toBeGreaterThan(0);
+
+      run.child.kill('SIGINT');
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(run.output()).toContain('stopped the docs and the mock');
+      expect(await refused(docsPort)).toBe(true);
+      expect(await refused(mockPort)).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('stops the mock and fails with a message when the docs port is taken', async () => {
+    const blocker = createServer();
+    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const mockPort = await freePort();
+    const run = start({ DOCS_PORT: String(blocker.address().port), PORT: String(mockPort) });
+    try {
+      const { code } = await run.exited;
+      expect(code).toBe(1);
+      expect(run.output()).toMatch(/the docs server did not start: port \d+ on 127\.0\.0\.1 is in use: set DOCS_PORT/);
+      expect(await refused(mockPort)).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+      blocker.close();
+    }
+  }, 90_000);
+
+  it('refuses a port that is not a number', async () => {
+    const run = start({ DOCS_PORT: 'eighty' });
+    expect((await run.exited).code).toBe(2);
+    expect(run.output()).toContain('DOCS_PORT must be an integer from 0 to 65535, got "eighty"');
+  });
+});
