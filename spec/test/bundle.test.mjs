@@ -25,6 +25,9 @@ function invalidExamples(document) {
     checked++;
     const result = views.validate(example.view, example.schemaPointer, example.value);
     if (!result.valid) failures.push(`${example.where}: ${result.errors.map((e) => e.message).join('; ')}`);
+    // Open response schemas accept any field, so a misspelt one would pass validation.
+    const extra = views.undeclared(example.view, example.schemaPointer, example.value);
+    if (extra.length) failures.push(`${example.where}: fields the schema does not declare: ${extra.join(', ')}`);
   }
   return { checked, failures };
 }
@@ -89,6 +92,14 @@ describe('the bundle', () => {
     const { checked, failures } = invalidExamples(bundle);
     expect(checked).toBeGreaterThan(100);
     expect(failures).toEqual([]);
+  });
+
+  it('reports a response example carrying a field its open schema does not declare', () => {
+    const broken = structuredClone(bundle);
+    const name = Object.keys(broken.components.examples).find((n) => n === 'Volume');
+    broken.components.examples[name].value.filesytem_path = '/dev/sdb'; // misspelt
+    const { failures } = invalidExamples(broken);
+    expect(failures.some((f) => f.includes('response 200') && f.includes('fields the schema does not declare: /filesytem_path'))).toBe(true);
   });
 
   it('reports an example that breaks its schema, an unknown field, a read-only field in a request and a write-only field in a response', () => {
