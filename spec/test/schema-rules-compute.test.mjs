@@ -194,7 +194,7 @@ const cases = [
   // Stats, transfer, kernels
   ['response', schema('ComputeStats'), 'series are [timestamp, value] points', stats([[1712016000000, 4.5]]), true],
   ['response', schema('ComputeStats'), 'a point is a pair', stats([[1712016000000]]), false],
-  ['response', schema('ComputeStats'), 'timestamps are integer milliseconds', stats([['2024-04-02T00:00:00', 4.5]]), false],
+  ['response', schema('ComputeStats'), 'timestamps are numbers of milliseconds, not date strings', stats([['2024-04-02T00:00:00', 4.5]]), false],
   ['response', schema('ComputeStats'), 'cpu, io, netv4 and netv6 are present', { ...stats([]), netv6: undefined }, false],
   ['response', schema('ComputeTransfer'), 'used, quota and billable', { used: 54480024, quota: 4000, billable: 0 }, true],
   ['response', schema('ComputeTransfer'), 'used, quota and billable', { used: 54480024, quota: 4000 }, false],

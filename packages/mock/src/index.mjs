@@ -32,20 +32,34 @@ export function freePort(host = '127.0.0.1') {
 }
 
 /**
+ * Prism's options for the two modes. Serving examples, `--errors` turns an example that breaks
+ * its schema into a 500, so a wrong example fails loudly. Generating data (`--dynamic`), it stays
+ * off: Prism's generator ignores cross-field rules (`if`/`then`, `maxContains`), and the body is
+ * served with the missed rule named in the `sl-violations` header instead of a 500 for a spec that
+ * is right. Invalid requests get their 400 and missing tokens their 401 in both modes. Generated
+ * bodies get no extra properties, so they carry only fields the schemas declare.
+ */
+export function prismModeArgs({ dynamic = false, seed } = {}) {
+  if (!dynamic) return ['--errors'];
+  return ['--dynamic', '--json-schema-faker-fillProperties=false', ...(seed === undefined ? [] : ['--seed', String(seed)])];
+}
+
+/**
  * @param {object} [options]
  * @param {number} [options.port] 4010 by default; 0 picks a free port.
  * @param {string} [options.host] 127.0.0.1 by default.
  * @param {boolean} [options.dynamic] generate responses from the schemas instead of serving examples.
+ * @param {string|number} [options.seed] with `dynamic`, makes the generated data repeatable.
  * @param {number} [options.timeoutMs] how long to wait for Prism to listen.
  * @returns {Promise<{url: string, baseUrl: string, port: number, stop: () => Promise<void>, output: () => string}>}
  *   `url` is the server root, `baseUrl` the API base (`url` + `/v4`).
  */
-export async function startMock({ port = 4010, host = '127.0.0.1', dynamic = false, timeoutMs = 30_000, document = mockDocumentPath } = {}) {
+export async function startMock({ port = 4010, host = '127.0.0.1', dynamic = false, seed, timeoutMs = 30_000, document = mockDocumentPath } = {}) {
   if (!existsSync(document)) {
     throw new Error(`${document} is missing: run \`npm run build\` first (it derives the mock document from the spec's bundle).`);
   }
   const chosenPort = port === 0 ? await freePort(host) : port;
-  const args = ['mock', document, '--host', host, '--port', String(chosenPort), '--errors', ...(dynamic ? ['--dynamic'] : [])];
+  const args = ['mock', document, '--host', host, '--port', String(chosenPort), ...prismModeArgs({ dynamic, seed })];
   // detached: Prism runs in its own process group, so stop() can end it and anything it spawned.
   const child = spawn(process.execPath, [prismBin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
