@@ -16,10 +16,10 @@ export function binOf(pkg, name) {
   return path.join(path.dirname(manifestPath), bin);
 }
 
-export function runTool(pkg, name, args) {
+export function runTool(pkg, name, args, { cwd = specDir } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binOf(pkg, name), ...args], {
-      cwd: specDir,
+      cwd,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     });
     let stdout = '';

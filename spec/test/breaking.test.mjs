@@ -1,0 +1,103 @@
+// The breaking-change check: each kind of change a client can trip over is found, additive
+// changes are not, and the command line builds the base from a git ref.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareDocuments } from '../lib/breaking.mjs';
+import { loadBundle, specDir } from './helpers.mjs';
+
+const bundle = loadBundle();
+const schemas = (doc) => doc.components.schemas;
+const changed = (mutate) => {
+  const after = structuredClone(bundle);
+  mutate(after);
+  return compareDocuments(bundle, after);
+};
+const codes = (result) => [...new Set(result.findings.map((f) => `${f.level}:${f.code}`))].sort();
+
+// [what changes, mutation, the finding it must give (level:code), an operation it must name]
+const cases = [
+  ['an operation is removed', (d) => { delete d.paths['/regions'].get; }, 'breaking:operation-removed', 'GET /regions'],
+  ['a public operation needs a token', (d) => { d.paths['/regions'].get.security = [{ personalAccessToken: ['account:read_only'] }, { oauth: ['account:read_only'] }]; }, 'breaking:security-tightened', 'GET /regions'],
+  ['an operation needs another scope', (d) => { d.paths['/volumes'].get.security = [{ personalAccessToken: ['volumes:read_only', 'computes:read_only'] }, { oauth: ['volumes:read_only', 'computes:read_only'] }]; }, 'breaking:scope-added', 'GET /volumes'],
+  ['the success status changes', (d) => { const ok = d.paths['/volumes'].post.responses; ok['201'] = ok['200']; delete ok['200']; }, 'breaking:success-status-removed', 'POST /volumes'],
+  ['a query parameter becomes required', (d) => { d.paths['/regions'].get.parameters = [{ name: 'country', in: 'query', required: true, description: 'x', schema: { type: 'string' } }]; }, 'breaking:parameter-required', 'GET /regions'],
+  ['a parameter accepts less', (d) => { d.components.parameters.PageSize.schema.maximum = 50; }, 'breaking:parameter-range-narrowed', 'GET /volumes'],
+  ['a request field becomes required', (d) => { schemas(d).VolumeCreateRequest.required.push('size'); }, 'breaking:request-property-required', 'POST /volumes'],
+  ['a request field accepts less', (d) => { schemas(d).VolumeCreateRequest.properties.label.maxLength = 16; }, 'breaking:request-range-narrowed', 'POST /volumes'],
+  ['a request enum loses a value', (d) => { schemas(d).ImageUpdateRequest.properties.status.enum = ['available']; }, 'breaking:request-enum-narrowed', 'PUT /images/{imageId}'],
+  ['a request field changes type', (d) => { schemas(d).VolumeResizeRequest.properties.size.type = 'string'; }, 'breaking:request-type-narrowed', 'POST /volumes/{volumeId}/resize'],
+  ['a field of a closed request body is removed', (d) => { delete schemas(d).VolumeUpdateRequest.properties.tags; }, 'breaking:request-property-removed', 'PUT /volumes/{volumeId}'],
+  ['a response field is removed', (d) => { delete schemas(d).Region.properties.country; schemas(d).Region.required = schemas(d).Region.required.filter((n) => n !== 'country'); }, 'breaking:response-property-removed', 'GET /regions/{regionId}'],
+  ['a response field is no longer always present', (d) => { schemas(d).Volume.required = schemas(d).Volume.required.filter((n) => n !== 'size'); }, 'breaking:response-property-optional', 'GET /volumes/{volumeId}'],
+  ['a response field may be null', (d) => { schemas(d).Volume.properties.size.type = ['integer', 'null']; }, 'breaking:response-type-widened', 'GET /volumes/{volumeId}'],
+  ['a response field nested in a list changes', (d) => { delete schemas(d).Region.properties.resolvers.properties.ipv6; }, 'breaking:response-property-removed', 'GET /regions'],
+  ['a response enum gains a value', (d) => { schemas(d).Volume.properties.status.enum.push('migrating'); }, 'warning:response-enum-widened', 'GET /volumes'],
+];
+
+describe('compareDocuments', () => {
+  it('finds nothing between a bundle and itself', () => {
+    expect(compareDocuments(bundle, structuredClone(bundle))).toEqual({ findings: [], added: [] });
+  });
+
+  it.each(cases)('when %s', (_, mutate, expected, operation) => {
+    const result = changed(mutate);
+    expect(codes(result)).toContain(expected);
+    expect(result.findings.filter((f) => `${f.level}:${f.code}` === expected).map((f) => f.operation)).toContain(operation);
+  });
+
+  it('does not call additive changes breaking', () => {
+    const result = changed((d) => {
+      d.paths['/regions/{regionId}/vlans'] = structuredClone(d.paths['/regions/{regionId}']); // a new operation
+      schemas(d).VolumeCreateRequest.properties.encrypted = { type: 'boolean', description: 'x' }; // a new optional request field
+      schemas(d).Volume.properties.encrypted = { type: 'boolean', description: 'x' }; // a new response field
+      schemas(d).VolumeCreateRequest.properties.label.maxLength = 64; // a request field accepts more
+      schemas(d).ImageUpdateRequest.properties.status.enum.push('archived'); // a request enum gains a value
+      schemas(d).Volume.properties.status.enum = schemas(d).Volume.properties.status.enum.filter((s) => s !== 'contact_support'); // a response answers less
+    });
+    expect(result.findings).toEqual([]);
+    expect(result.added).toEqual(['GET /regions/{regionId}/vlans']);
+  });
+});
+
+describe('npm run breaking', () => {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'breaking-cli-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const cli = (args) => {
+    try {
+      return { code: 0, out: execFileSync(process.execPath, [path.join(specDir, 'scripts/breaking.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    } catch (error) {
+      return { code: error.status, out: `${error.stdout}${error.stderr}` };
+    }
+  };
+
+  it('bundles the spec of a git ref and reports what the current bundle breaks, failing with --fail', () => {
+    // A repository whose committed spec is the current one; the "after" bundle lacks an operation.
+    const repo = path.join(scratch, 'repo');
+    for (const part of ['openapi.yaml', 'paths', 'components', 'redocly.yaml']) cpSync(path.join(specDir, part), path.join(repo, 'spec', part), { recursive: true });
+    const git = (...args) => execFileSync('git', ['-C', repo, ...args], { stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
+    const after = structuredClone(bundle);
+    delete after.paths['/regions'].get;
+    const afterFile = path.join(scratch, 'after.json');
+    writeFileSync(afterFile, JSON.stringify(after));
+    const warned = cli(['--repo', repo, '--base', 'HEAD', '--after', afterFile]);
+    expect(warned.code).toBe(0);
+    expect(warned.out).toMatch(/1 breaking/);
+    expect(warned.out).toMatch(/GET \/regions \(listRegions\) was removed/);
+    expect(cli(['--repo', repo, '--base', 'HEAD', '--after', afterFile, '--fail']).code).toBe(1);
+    expect(cli(['--repo', repo, '--base', 'no-such-ref', '--after', afterFile]).out).toMatch(/cannot read the spec at "no-such-ref"/);
+  }, 120_000);
+
+  it('compares with a bundle file and passes when nothing breaks', () => {
+    const base = path.join(scratch, 'base.json');
+    writeFileSync(base, JSON.stringify(bundle));
+    const result = cli(['--base-file', base, '--fail']);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/nothing breaks clients of the base/);
+  });
+});
