@@ -34,6 +34,26 @@ export function* operations(document) {
   }
 }
 
+/**
+ * Example values of a parameter, best first: its `example`, its named `examples`, then its
+ * schema's `examples`, `example`, `default`, `const` and first `enum` value. Empty when the spec
+ * gives none; callers add their own fallback.
+ */
+export function parameterExamples(document, parameter) {
+  const values = parameter.example !== undefined ? [parameter.example] : [];
+  for (const raw of Object.values(parameter.examples || {})) {
+    const [example] = deref(document, raw);
+    if (example && example.value !== undefined) values.push(example.value);
+  }
+  const [schema] = deref(document, parameter.schema);
+  if (schema && typeof schema === 'object') {
+    for (const candidate of [...(Array.isArray(schema.examples) ? schema.examples : []), schema.example, schema.default, schema.const, Array.isArray(schema.enum) ? schema.enum[0] : undefined]) {
+      if (candidate !== undefined) values.push(candidate);
+    }
+  }
+  return values;
+}
+
 /** Named examples of a media type object: [{ name, value, summary }]. */
 export function mediaExamples(document, media) {
   const named = Object.entries(media.examples || {}).map(([name, raw]) => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSchemaViews, escapePointerPart, pointerOf } from '../lib/schema-views.mjs';
 import { loadBundle } from './helpers.mjs';
+import { parameterExamples } from '../lib/walk.mjs';
 
 const bundle = loadBundle();
 const views = createSchemaViews(bundle);
@@ -70,5 +71,22 @@ describe('schema views: undeclared fields', () => {
     expect(views.validate('response', schema('VolumeList'), page).valid).toBe(true);
     expect(views.undeclared('response', schema('VolumeList'), page)).toEqual(['/data/0/colour']);
     expect(views.undeclared('response', schema('VolumeList'), bundle.components.examples.VolumeList.value)).toEqual([]);
+  });
+});
+
+describe('parameterExamples', () => {
+  const doc = {
+    components: {
+      examples: { Named: { value: 'from-named' } },
+      schemas: { Kind: { type: 'string', enum: ['a', 'b'], default: 'b' } },
+    },
+  };
+  it('lists what the spec gives, best first', () => {
+    expect(parameterExamples(doc, { name: 'x', example: 'own', examples: { n: { $ref: '#/components/examples/Named' } }, schema: { $ref: '#/components/schemas/Kind' } }))
+      .toEqual(['own', 'from-named', 'b', 'a']);
+    expect(parameterExamples(doc, { name: 'x', schema: { type: 'integer', examples: [7], const: 7 } })).toEqual([7, 7]);
+  });
+  it('is empty when the spec gives nothing', () => {
+    expect(parameterExamples(doc, { name: 'x', schema: { type: 'string' } })).toEqual([]);
   });
 });

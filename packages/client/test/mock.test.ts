@@ -2,7 +2,7 @@
 // operation of the bundle through the typed methods, the token, errors, image ids, pagination and
 // the upload helper.
 import { startMock } from '@cloudapi/mock';
-import { bodiesOf, deref, mediaExamples, operations, type WalkedOperation } from '@cloudapi/spec/walk';
+import { bodiesOf, mediaExamples, operations, parameterExamples, type WalkedOperation } from '@cloudapi/spec/walk';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, isApiError, unwrap, type CloudApiClient } from '../src/index.js';
@@ -28,16 +28,11 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-/** A value for a parameter: its example, else its first named example, else its schema's default or first enum value. */
+/** A value for a parameter: the best example the spec gives (see parameterExamples). */
 function parameterValue(parameter: WalkedOperation['parameters'][number]): unknown {
-  if (parameter.example !== undefined) return parameter.example;
-  const [first] = Object.values(parameter.examples ?? {});
-  if (first !== undefined) return deref(bundle, first)[0].value;
-  const [schema] = deref(bundle, parameter.schema);
-  if (schema?.example !== undefined) return schema.example;
-  if (schema?.default !== undefined) return schema.default;
-  if (Array.isArray(schema?.enum)) return schema.enum[0];
-  throw new Error(`parameter "${parameter.name}" has no example, default or enum: add an example to it in the spec`);
+  const [value] = parameterExamples(bundle, parameter);
+  if (value === undefined) throw new Error(`parameter "${parameter.name}" has no example, default or enum: add an example to it in the spec`);
+  return value;
 }
 
 function callOf(op: WalkedOperation) {

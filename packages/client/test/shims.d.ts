@@ -18,6 +18,7 @@ declare module '@cloudapi/spec/walk' {
   export function bodiesOf(document: unknown, op: WalkedOperation): Body[];
   export function mediaExamples(document: unknown, media: unknown): Array<{ name: string; value: unknown; summary?: string }>;
   export function deref(document: unknown, node: unknown, pointer?: string): [any, string];
+  export function parameterExamples(document: unknown, parameter: Record<string, any>): unknown[];
 }
 
 declare module '@cloudapi/spec/schema-views' {

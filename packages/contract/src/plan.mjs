@@ -1,6 +1,6 @@
 // What the kit sends for each operation: the order of operations, security, parameter values
 // from the spec's examples, request bodies from its examples, and ids taken from create answers.
-import { bodiesOf, mediaExamples, operations } from '@cloudapi/spec/walk';
+import { bodiesOf, mediaExamples, operations, parameterExamples as examplesOfParameter } from '@cloudapi/spec/walk';
 import { pointerGet } from '@cloudapi/spec/schema-views';
 import { isJsonMedia } from './http.mjs';
 import { sampleValue } from './values.mjs';
@@ -42,14 +42,9 @@ export function orderedOperations(document) {
   return keyed.map(({ op }) => ({ ...op, creates: op.method === 'post' && isCollection(op.path) }));
 }
 
-/** The example values of a parameter, best first: `example`, `examples`, then one from its schema. */
+/** The example values of a parameter, best first: those the spec gives, then one built from its schema. */
 export function parameterExamples(document, parameter, resolve) {
-  const values = parameter.example !== undefined ? [parameter.example] : [];
-  for (const raw of Object.values(parameter.examples || {})) {
-    let example = raw;
-    for (let i = 0; example && example.$ref && i < 16; i++) example = pointerGet(document, example.$ref);
-    if (example && example.value !== undefined) values.push(example.value);
-  }
+  const values = examplesOfParameter(document, parameter);
   const built = sampleValue(parameter.schema || {}, resolve);
   return built === undefined ? values : [...values, built];
 }

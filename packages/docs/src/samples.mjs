@@ -2,7 +2,7 @@
 // own examples: a curl command and the same call with @cloudapi/client. Nothing here knows an
 // area of the API: path, query and header values come from the parameters' examples, the body
 // from the request body's first named example, authentication from the operation's `security`.
-import { bodiesOf, deref, mediaExamples } from '@cloudapi/spec/walk';
+import { bodiesOf, deref, mediaExamples, parameterExamples } from '@cloudapi/spec/walk';
 
 export const TOKEN_VARIABLE = 'CLOUDAPI_TOKEN';
 const CLIENT_PACKAGE = '@cloudapi/client';
@@ -30,15 +30,11 @@ function schemaOf(document, schema) {
   return deref(document, schema)[0] ?? {};
 }
 
-/** The value a sample uses for a parameter: its example, else its schema's example, default or first enum value. */
+/** The value a sample uses for a parameter: the best example the spec gives, else one of its type. */
 export function parameterValue(document, parameter) {
-  if (parameter.example !== undefined) return parameter.example;
-  const [first] = Object.values(parameter.examples ?? {});
-  if (first) return deref(document, first)[0].value;
+  const [value] = parameterExamples(document, parameter);
+  if (value !== undefined) return value;
   const schema = schemaOf(document, parameter.schema);
-  for (const candidate of [schema.examples?.[0], schema.example, schema.default, schema.const, schema.enum?.[0]]) {
-    if (candidate !== undefined) return candidate;
-  }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
-import { bodiesOf, deref, mediaExamples, operations } from '@cloudapi/spec/walk';
+import { bodiesOf, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { basePathOf, deriveMockDocument } from '../src/derive.mjs';
 import { startMock } from '../src/index.mjs';
 
@@ -16,7 +16,7 @@ const CROSS_FIELD = ['if', 'then', 'else', 'not', 'oneOf', 'anyOf', 'contains', 
 
 /** A valid request for an operation, from the examples of its parameters and body. */
 function requestFor(op, baseUrl) {
-  const example = (p) => (p.example !== undefined ? p.example : deref(bundle, Object.values(p.examples || {})[0])[0]?.value);
+  const example = (p) => parameterExamples(bundle, p)[0];
   let path = op.path;
   const query = new URLSearchParams();
   for (const p of op.parameters) {
