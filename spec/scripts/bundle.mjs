@@ -1,37 +1,29 @@
 // `npm run build`: bundles spec/openapi.yaml and every file it references into one document with
-// the real Redocly bundler, then writes spec/dist/openapi.yaml and spec/dist/openapi.json.
-// Both are staged next to their targets and renamed into place only when both are ready, so a
-// failed run never leaves a half-written or mismatched pair behind.
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// Redocly's bundler (scripts/bundler.mjs), then writes spec/dist/openapi.yaml and
+// spec/dist/openapi.json. Both are staged next to their targets and renamed into place only when
+// both are ready, so a failed run never leaves a half-written or mismatched pair behind.
 import path from 'node:path';
-import { parse } from 'yaml';
-import { runTool, specDir, withoutBanners } from './tools.mjs';
+import { command, parse } from './cli.mjs';
 
-const distDir = path.join(specDir, 'dist');
+parse(command('bundle', 'Bundles spec/openapi.yaml into spec/dist/openapi.yaml and spec/dist/openapi.json.'));
+// Redocly loads after the command line is read: --help and usage errors answer at once.
+const { BundleError, createBundler, specDir, writeAtomically } = await import('./bundler.mjs');
+
 const started = Date.now();
-const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-bundle-'));
+let result;
 try {
-  const bundled = path.join(scratch, 'openapi.yaml');
-  const { code, stdout, stderr } = await runTool('@redocly/cli', 'redocly', ['bundle', 'openapi.yaml', '--output', bundled, '--config', 'redocly.yaml']);
-  if (code !== 0) {
-    console.error(withoutBanners(`${stdout}\n${stderr}`));
-    console.error('\n✖ bundle failed: fix the references above ($ref paths are relative to the file that holds them). spec/dist was left as it was.');
-    process.exit(1);
-  }
-  const yamlText = readFileSync(bundled, 'utf8');
-  const document = parse(yamlText);
-  const outputs = { 'openapi.yaml': yamlText, 'openapi.json': `${JSON.stringify(document, null, 2)}\n` };
-
-  mkdirSync(distDir, { recursive: true });
-  for (const [name, text] of Object.entries(outputs)) writeFileSync(path.join(distDir, `.${name}.tmp`), text);
-  for (const name of Object.keys(outputs)) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
-
-  const operations = Object.values(document.paths || {})
-    .flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));
-  const schemas = Object.keys((document.components && document.components.schemas) || {});
-  console.log(`✔ bundled ${Object.keys(document.paths || {}).length} paths, ${operations.length} operations, ` +
-    `${schemas.length} schemas → spec/dist/openapi.{yaml,json} (${Date.now() - started} ms)`);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
+  result = await (await createBundler()).bundle();
+} catch (error) {
+  if (!(error instanceof BundleError)) throw error;
+  console.error(error.message);
+  console.error('\n✖ bundle failed: fix the references above ($ref paths are relative to the file that holds them). spec/dist was left as it was.');
+  process.exit(1);
 }
+const { document, yaml, json } = result;
+writeAtomically(path.join(specDir, 'dist'), { 'openapi.yaml': yaml, 'openapi.json': json });
+
+const operations = Object.values(document.paths || {})
+  .flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));
+const schemas = Object.keys((document.components && document.components.schemas) || {});
+console.log(`✔ bundled ${Object.keys(document.paths || {}).length} paths, ${operations.length} operations, ` +
+  `${schemas.length} schemas → spec/dist/openapi.{yaml,json} (${Date.now() - started} ms)`);
