@@ -58,9 +58,10 @@ export async function startDevLoop({
   const show = (file) => path.relative(cwd, path.resolve(specDir, file));
   const sources = createSourceIndex(specDir);
   const bundler = await createBundler({ specDir });
-  // Two workers: the lint of a change never waits behind a whole-spec lint.
+  // Two workers: the lint of a change never waits behind a whole-spec lint, and a whole-spec
+  // lint made stale by a newer save is stopped (its worker replaced) rather than finished.
   const changeLinter = startLintWorker({ specDir });
-  const wholeLinter = startLintWorker({ specDir });
+  let wholeLinter = startLintWorker({ specDir });
   const bundleYaml = path.join(bundleDir, 'openapi.yaml');
 
   let last = { yaml: null, document: null, mockJson: null };
@@ -167,12 +168,17 @@ export async function startDevLoop({
         const { since: from, run: of, shown: above } = whole.request;
         whole.request = null;
         const started = generation;
-        wholeLinter.invalidate([bundleYaml]).catch(() => {});
-        const [ofSources, ofBundle] = await Promise.all([
-          wholeLinter.lint('openapi.yaml'),
-          last.document ? wholeLinter.lint(bundleYaml) : [],
-        ]);
-        if (started !== generation) continue; // a newer save: its rebuild asks again
+        const linter = wholeLinter;
+        linter.invalidate([bundleYaml]).catch(() => {});
+        let ofSources;
+        let ofBundle;
+        try {
+          [ofSources, ofBundle] = await Promise.all([linter.lint('openapi.yaml'), last.document ? linter.lint(bundleYaml) : []]);
+        } catch (error) {
+          if (started !== generation) continue; // stopped for a newer save, whose rebuild asks again
+          throw error;
+        }
+        if (started !== generation) continue;
         const mapped = ofBundle.map((f) => {
           const at = sources.locate(f.pointer);
           return { ...f, source: { ...at, file: path.join(specDir, at.file) } };
@@ -194,6 +200,13 @@ export async function startDevLoop({
     });
   }
 
+  /** A newer save makes the running whole-spec lint stale: end its worker, start a fresh one. */
+  function stopWholeLint() {
+    const stale = wholeLinter;
+    wholeLinter = startLintWorker({ specDir });
+    stale.close();
+  }
+
   async function rebuild(changes, since) {
     const run = ++generation;
     const stale = () => run !== generation;
@@ -205,6 +218,7 @@ export async function startDevLoop({
     // Not awaited: a worker answers in order, so its next lint sees these; and the whole-spec
     // worker may be busy for seconds.
     for (const linter of [changeLinter, wholeLinter]) (styleChanged ? linter.reload() : linter.invalidate(files)).catch(() => {});
+    // (a whole-spec lint still running belongs to an older state: stopped in onChange)
     if (files.includes('redocly.yaml')) bundler.reload();
 
     const linted = lintChange(changes.filter((c) => isSourceFile(c.file) || isStyleFile(c.file)), since, run)
@@ -252,6 +266,7 @@ export async function startDevLoop({
       docsBuild?.stop();
       return;
     }
+    if (whole.running) stopWholeLint();
     running = rebuild(changes, since)
       .catch((error) => log(`✖ the rebuild failed: ${error.stack ?? error.message}`))
       .finally(() => {

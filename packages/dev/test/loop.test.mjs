@@ -153,4 +153,21 @@ describe('npm run dev, tried as a designer would', () => {
     expect(said).toMatch(/breaking .*✖ Breaking for clients written against HEAD \([0-9a-f]{7} "the spec before the session"\):/);
     expect(said).toContain(`components/schemas/Widget.yaml:${line}:1  label is no longer always present  [response-property-optional]`);
   });
+
+  it('a save during a rebuild: what is left of it stops, and the newest content is served', async () => {
+    await loop.idle();
+    const firstBundle = new Promise((resolve) => waiting.push({ match: (e) => e.stage === 'bundle', resolve }));
+    atomicSave('components/schemas/Widget.yaml', (doc) => doc.set('description', 'A widget, as first saved.'));
+    const { run: first } = await firstBundle;
+    const later = new Promise((resolve) => waiting.push({ match: (e) => e.run > first && e.stage === 'docs', resolve }));
+    atomicSave('paths/widgets_{widgetId}.yaml', (doc) => {
+      doc.setIn(['get', 'responses', '200', 'content', 'application/json', 'examples', 'widget', 'value', 'site_type'], 'basement');
+    });
+    expect((await later).ok).toBe(true);
+    await loop.idle();
+    expect((await (await fetch(`${apiUrl}/widgets/7`)).json()).site_type).toBe('basement');
+    const page = await (await fetch(docs.url)).text();
+    expect(page).toContain('basement');
+    expect(page).toContain('A widget, as first saved.');
+  });
 });
