@@ -1,13 +1,13 @@
 // Runs Redocly and Spectral in-process over OpenAPI files and returns their findings in one
 // shape: { tool, rule, severity, file, line, column, pointer, message }, where `pointer` is the
-// JSON pointer of the offending node inside `file`. Used by `npm run lint`, the style-guide tests and `npm run
-// dev`, so all three exercise exactly the same engines and configuration.
+// JSON pointer of the offending node inside `file`. Used by `npm run lint`, the style-guide tests
+// and `npm run dev`, so all three exercise exactly the same engines and configuration.
 //
 // The configurations are loaded once per `createLinters()` (Spectral bundles a ruleset and its
 // custom functions, which costs about a second), and Redocly keeps each file's parse until
 // `invalidate()` is told the file changed, so linting again after one edit re-reads one file.
-// Redocly runs through its library, @redocly/openapi-core, which is the engine of its CLI;
-// Spectral through @stoplight/spectral-core with the ruleset loader its CLI documents.
+// Redocly runs through its library, @redocly/openapi-core, the engine inside its CLI; Spectral
+// through @stoplight/spectral-core with the ruleset loader its docs give for use from code.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
