@@ -60,7 +60,8 @@ for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'package
 // Both start together; if either fails, the other is stopped before exiting.
 const [docs, mock] = await Promise.allSettled([
   serveStatic({ root: docsDistDir, port: docsPort, host }),
-  startMock({ port: mockPort, host }),
+  // In watch mode the designer loop reloads the mock itself, once per save (reload() on the handle).
+  startMock({ port: mockPort, host, watch: options.watch !== true }),
 ]);
 if (docs.status === 'rejected' || mock.status === 'rejected') {
   await Promise.all([docs, mock].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));

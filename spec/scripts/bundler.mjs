@@ -7,11 +7,13 @@
 // rewrites the documents it walks (it inlines path items into the root and turns file $refs into
 // component $refs), so every run gets its own copy of each parse (PristineResolver).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseResolver, bundle, getLineColLocation, loadConfig, stringifyYaml } from '@redocly/openapi-core';
+
+export { writeAtomically } from '../lib/files.mjs';
 
 export const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -91,16 +93,6 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
       resolver = null;
     },
   };
-}
-
-/**
- * Writes `files` ({ name: text }) into `dir`: each is staged beside its target and all are renamed
- * into place only once every one is written, so a reader never sees half a file or a mismatched pair.
- */
-export function writeAtomically(dir, files) {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, `.${name}.tmp`), text);
-  for (const name of Object.keys(files)) renameSync(path.join(dir, `.${name}.tmp`), path.join(dir, name));
 }
 
 /** The spec folder's path inside its git checkout (`spec`), and the checkout's root. */

@@ -12,15 +12,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { BaseResolver, getLineColLocation, lintDocument, loadConfig, makeDocumentFromString } from '@redocly/openapi-core';
+import { startWorker } from './worker-rpc.mjs';
 
 const require = createRequire(import.meta.url);
-const { Spectral, Document } = require('@stoplight/spectral-core');
-const Parsers = require('@stoplight/spectral-parsers');
-const { createHttpAndFileResolver } = require('@stoplight/spectral-ref-resolver');
-const { bundleAndLoadRuleset } = require('@stoplight/spectral-ruleset-bundler/with-loader');
-const { fetch } = require('@stoplight/spectral-runtime');
 
 export const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,6 +31,13 @@ const pointerOf = (parts) => `#/${parts.map((p) => String(p).replace(/~/g, '~0')
  *   `reload` re-reads the configurations (after the style guide changed).
  */
 export async function createLinters({ specDir: dir = specDir } = {}) {
+  // Loaded here, not on import: a caller that only starts a lint worker does not pay for them.
+  const { BaseResolver, getLineColLocation, lintDocument, loadConfig, makeDocumentFromString } = await import('@redocly/openapi-core');
+  const { Spectral, Document } = require('@stoplight/spectral-core');
+  const Parsers = require('@stoplight/spectral-parsers');
+  const { createHttpAndFileResolver } = require('@stoplight/spectral-ref-resolver');
+  const { bundleAndLoadRuleset } = require('@stoplight/spectral-ruleset-bundler/with-loader');
+  const { fetch } = require('@stoplight/spectral-runtime');
   const root = path.resolve(dir);
   let redoclyConfig = null;
   let resolver = null;
@@ -127,35 +128,11 @@ export async function lintFiles(files, options) {
  * long lint does not hold up the caller. Same methods as createLinters(), all async, plus close().
  */
 export function startLintWorker({ specDir: dir = specDir } = {}) {
-  const worker = new Worker(new URL('./lint-worker.mjs', import.meta.url), { workerData: { specDir: dir } });
-  const pending = new Map();
-  let nextId = 0;
-  let failure = null;
-  worker.on('message', ({ id, result, error }) => {
-    const call = pending.get(id);
-    pending.delete(id);
-    if (error) call?.reject(Object.assign(new Error(error.message), { stack: error.stack }));
-    else call?.resolve(result);
-  });
-  const failAll = (error) => {
-    failure = error;
-    for (const call of pending.values()) call.reject(error);
-    pending.clear();
-  };
-  worker.on('error', failAll);
-  worker.on('exit', (code) => failAll(new Error(`the lint worker exited (code ${code})`)));
-  const call = (method, ...args) => {
-    if (failure) return Promise.reject(failure);
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, method, args });
-    });
-  };
+  const worker = startWorker(new URL('./lint-worker.mjs', import.meta.url), { specDir: dir });
   return {
-    lint: (file, options) => call('lint', file, options),
-    invalidate: (files) => call('invalidate', files),
-    reload: () => call('reload'),
-    close: () => worker.terminate(),
+    lint: (file, options) => worker.call('lint', file, options),
+    invalidate: (files) => worker.call('invalidate', files),
+    reload: () => worker.call('reload'),
+    close: () => worker.close(),
   };
 }

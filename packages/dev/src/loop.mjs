@@ -3,10 +3,13 @@
 //
 //   lint      the change, in a worker thread whose linters stay loaded: spec/openapi.yaml with
 //             only the path items the edited files reach (src/focus.mjs)
-//   bundle    in-process, re-reading only the edited files; then what it breaks for clients
-//             compared with HEAD, each finding with its source file and line
+//   bundle    in a second worker (src/build-worker.mjs), re-reading only the edited files; then
+//             what it breaks for clients compared with HEAD, each finding with its file and line
 //   mock      the mock's document rewritten, and the mock serving it
 //   docs      the documentation site rebuilt
+//
+// The main thread only writes files, starts processes and prints, so a stage's line is printed
+// the moment its worker answers.
 //
 // and then the whole spec and its bundle are linted in a second worker, to catch what the lint
 // of the change cannot see (a component nobody uses any more, a duplicate operationId).
@@ -15,15 +18,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDocuments, formatChanges } from '@cloudapi/spec/breaking';
-import { BundleError, createBundler, writeAtomically } from '@cloudapi/spec/bundler';
+import { formatChanges } from '@cloudapi/spec/breaking';
+import { writeAtomically } from '@cloudapi/spec/files';
 import { countByFile, formatFinding, sortFindings } from '@cloudapi/spec/findings';
 import { startLintWorker } from '@cloudapi/spec/lint';
 import { createSourceIndex } from '@cloudapi/spec/sources';
 import { isSourceFile, isStyleFile, watchSources } from '@cloudapi/spec/watch';
-import { deriveMockDocument } from '@cloudapi/mock/derive';
+import { startWorker } from '@cloudapi/spec/worker-rpc';
 import { focusedRoot, WHOLE_DOCUMENT_RULES } from './focus.mjs';
-import { buildDocs, createBaseline, logTail, mockServesNewDocument } from './stages.mjs';
+import { buildDocs, logTail, mockServesNewDocument } from './stages.mjs';
 
 // Past this share of path items, the lint of the change is the lint of everything.
 const FOCUS_LIMIT = 0.6;
@@ -57,26 +60,24 @@ export async function startDevLoop({
   const cwd = process.cwd();
   const show = (file) => path.relative(cwd, path.resolve(specDir, file));
   const sources = createSourceIndex(specDir);
-  const bundler = await createBundler({ specDir });
-  // Two workers: the lint of a change never waits behind a whole-spec lint, and a whole-spec
+  const builder = startWorker(new URL('./build-worker.mjs', import.meta.url), { specDir, baseRef });
+  // Two lint workers: the lint of a change never waits behind a whole-spec lint, and a whole-spec
   // lint made stale by a newer save is stopped (its worker replaced) rather than finished.
   const changeLinter = startLintWorker({ specDir });
   let wholeLinter = startLintWorker({ specDir });
   const bundleYaml = path.join(bundleDir, 'openapi.yaml');
 
-  let last = { yaml: null, document: null, mockJson: null };
-  try {
-    const first = await bundler.bundle();
-    last = { yaml: first.yaml, document: first.document, mockJson: null };
+  let last = { yaml: null, mockJson: null };
+  const first = await builder.call('build');
+  if (first.ok) {
+    last = { yaml: first.yaml, mockJson: null };
     if (!existsSync(bundleYaml) || (await readFile(bundleYaml, 'utf8')) !== first.yaml) {
       writeAtomically(bundleDir, { 'openapi.yaml': first.yaml, 'openapi.json': first.json });
     }
-  } catch (error) {
-    if (!(error instanceof BundleError)) throw error;
-    log(`✖ the spec does not bundle yet:\n${indent(error.message)}`);
+  } else {
+    log(`✖ the spec does not bundle yet:\n${indent(first.message)}`);
   }
-  const baseline = createBaseline({ specDir, ref: baseRef, startDocument: last.document });
-  const base = await baseline.get();
+  const baseName = await builder.call('base');
 
   let generation = 0;
   let running = null;
@@ -116,22 +117,21 @@ export async function startDevLoop({
   }
 
   /** What the new bundle breaks, compared with HEAD. */
-  async function reportBreaking(document, since, run) {
-    const against = await baseline.get();
-    if (against.moved) log(`  (${baseRef} moved: comparing with ${against.name} from now on)`);
+  async function reportBreaking(since, run) {
+    const { findings, added, base, moved } = await builder.call('compare');
+    if (moved) log(`  (${baseRef} moved: comparing with ${base} from now on)`);
     const locate = (pointer) => {
       const at = sources.locate(pointer);
       return { ...at, file: show(at.file) };
     };
-    const { lines, breaking, warnings } = formatChanges(compareDocuments(against.document, document), { base: against.name, locate });
+    const { lines, breaking, warnings } = formatChanges({ findings, added }, { base, locate });
     onStage({ run, stage: 'breaking', ms: Date.now() - since, ok: breaking === 0 });
     const mark = breaking ? '✖' : warnings ? '⚠' : '';
     const rest = lines.slice(1).map((l) => `  ${l}`);
     log(stageLine('breaking', since, [`${mark ? `${mark} ` : ''}${lines[0]}`, ...rest].join('\n')));
   }
 
-  async function reloadMock(document, since, run) {
-    const json = `${JSON.stringify(deriveMockDocument(document), null, 2)}\n`;
+  async function reloadMock(json, since, run) {
     if (json === last.mockJson) return;
     // The log's end before the write: the restart the log shows after it is the one this write caused.
     const tail = logTail(mock);
@@ -173,7 +173,7 @@ export async function startDevLoop({
         let ofSources;
         let ofBundle;
         try {
-          [ofSources, ofBundle] = await Promise.all([linter.lint('openapi.yaml'), last.document ? linter.lint(bundleYaml) : []]);
+          [ofSources, ofBundle] = await Promise.all([linter.lint('openapi.yaml'), last.yaml ? linter.lint(bundleYaml) : []]);
         } catch (error) {
           if (started !== generation) continue; // stopped for a newer save, whose rebuild asks again
           throw error;
@@ -213,24 +213,19 @@ export async function startDevLoop({
     const files = changes.map((c) => c.file);
     log(`\n↻ ${changes.map((c) => `${show(c.file)} ${c.change}`).join(', ')}`);
     sources.invalidate(files);
-    bundler.invalidate(files);
     const styleChanged = files.some(isStyleFile);
     // Not awaited: a worker answers in order, so its next lint sees these; and the whole-spec
     // worker may be busy for seconds.
     for (const linter of [changeLinter, wholeLinter]) (styleChanged ? linter.reload() : linter.invalidate(files)).catch(() => {});
     // (a whole-spec lint still running belongs to an older state: stopped in onChange)
-    if (files.includes('redocly.yaml')) bundler.reload();
 
     const linted = lintChange(changes.filter((c) => isSourceFile(c.file) || isStyleFile(c.file)), since, run)
       .catch((error) => { log(`  lint    ✖ ${error.message}`); return { shown: new Set() }; });
 
-    let result;
-    try {
-      result = await bundler.bundle();
-    } catch (error) {
-      if (!(error instanceof BundleError)) throw error;
+    const result = await builder.call('build', { invalidate: files, reload: files.includes('redocly.yaml') });
+    if (!result.ok) {
       onStage({ run, stage: 'bundle', ms: Date.now() - since, ok: false });
-      log(stageLine('bundle', since, `✖ the spec does not bundle; still serving the previous docs and mock:\n${indent(error.message)}`));
+      log(stageLine('bundle', since, `✖ the spec does not bundle; still serving the previous docs and mock:\n${indent(result.message)}`));
       await linted;
       return;
     }
@@ -242,14 +237,16 @@ export async function startDevLoop({
       return;
     }
     writeAtomically(bundleDir, { 'openapi.yaml': result.yaml, 'openapi.json': result.json });
-    last = { ...last, yaml: result.yaml, document: result.document };
+    last = { ...last, yaml: result.yaml };
     onStage({ run, stage: 'bundle', ms: Date.now() - since, ok: true });
     log(stageLine('bundle', since, `✔ ${show(bundleDir)}/openapi.{yaml,json}`));
     if (stale()) return;
 
-    const stages = [reportBreaking(result.document, since, run)];
-    if (mock && mockDocument) stages.push(reloadMock(result.document, since, run));
+    // The mock and the docs first: they are the long ones; the comparison runs meanwhile.
+    const stages = [];
+    if (mock && mockDocument) stages.push(reloadMock(result.mockJson, since, run));
     if (docsDir) stages.push(rebuildDocs(since, run));
+    stages.push(reportBreaking(since, run));
     const outcome = await Promise.allSettled(stages);
     for (const failed of outcome.filter((o) => o.status === 'rejected')) log(`  ✖ ${failed.reason?.stack ?? failed.reason}`);
     const { shown } = await linted;
@@ -286,7 +283,7 @@ export async function startDevLoop({
   // Load the linters before the first save (a cold lint takes seconds), and show where the spec
   // stands: the whole lint at start.
   await changeLinter.lint('openapi.yaml', { text: focusedRoot(await readFile(path.join(specDir, 'openapi.yaml'), 'utf8'), sources.pathEntries(), sources.pathEntries().slice(0, 1).map((e) => e.key)) ?? undefined });
-  log(`Watching ${show('.')}: each save is linted, bundled, served by the mock and the docs; breaking changes are compared with ${base.name}.`);
+  log(`Watching ${show('.')}: each save is linted, bundled, served by the mock and the docs; breaking changes are compared with ${baseName}.`);
   lintWhole(Date.now(), 0, new Set());
 
   return {
@@ -295,7 +292,7 @@ export async function startDevLoop({
       generation++;
       docsBuild?.stop();
       await watcher.close();
-      await Promise.all([changeLinter.close(), wholeLinter.close()]);
+      await Promise.all([changeLinter.close(), wholeLinter.close(), builder.close()]);
     },
   };
 }

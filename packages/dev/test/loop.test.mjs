@@ -13,7 +13,8 @@ import { parseDocument } from 'yaml';
 import { serveStatic } from '@cloudapi/docs';
 import { startMock } from '@cloudapi/mock';
 import { basePathOf, deriveMockDocument } from '@cloudapi/mock/derive';
-import { createBundler, writeAtomically } from '@cloudapi/spec/bundler';
+import { createBundler } from '@cloudapi/spec/bundler';
+import { writeAtomically } from '@cloudapi/spec/files';
 import { startDevLoop } from '../src/index.mjs';
 import { writeSplitSpec } from './support/fixture.mjs';
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const mockDocument = path.join(dir, 'mock', 'openapi.mock.json');
   writeAtomically(path.dirname(mockDocument), { 'openapi.mock.json': JSON.stringify(deriveMockDocument(document)) });
   mkdirSync(path.join(dir, 'docs'));
-  [mock, docs] = await Promise.all([startMock({ port: 0, document: mockDocument }), serveStatic({ root: path.join(dir, 'docs'), port: 0 })]);
+  [mock, docs] = await Promise.all([startMock({ port: 0, document: mockDocument, watch: false }), serveStatic({ root: path.join(dir, 'docs'), port: 0 })]);
   apiUrl = `${mock.url}${basePathOf(document)}`;
   loop = await startDevLoop({
     specDir, mock, mockDocument, docsDir: path.join(dir, 'docs'), docsUrl: docs.url,
