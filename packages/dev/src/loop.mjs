@@ -62,9 +62,11 @@ export async function startDevLoop({
   const sources = createSourceIndex(specDir);
   const builder = startWorker(new URL('./build-worker.mjs', import.meta.url), { specDir, baseRef });
   // Two lint workers: the lint of a change never waits behind a whole-spec lint, and a whole-spec
-  // lint made stale by a newer save is stopped (its worker replaced) rather than finished.
+  // lint made stale by a newer save is stopped (its worker ended, a new one started when the
+  // next whole-spec lint is due) rather than finished.
   const changeLinter = startLintWorker({ specDir });
   let wholeLinter = startLintWorker({ specDir });
+  const wholeLinterNow = () => { wholeLinter ??= startLintWorker({ specDir }); return wholeLinter; };
   const bundleYaml = path.join(bundleDir, 'openapi.yaml');
 
   let last = { yaml: null, mockJson: null };
@@ -168,7 +170,7 @@ export async function startDevLoop({
         const { since: from, run: of, shown: above } = whole.request;
         whole.request = null;
         const started = generation;
-        const linter = wholeLinter;
+        const linter = wholeLinterNow();
         linter.invalidate([bundleYaml]).catch(() => {});
         let ofSources;
         let ofBundle;
@@ -200,11 +202,10 @@ export async function startDevLoop({
     });
   }
 
-  /** A newer save makes the running whole-spec lint stale: end its worker, start a fresh one. */
+  /** A newer save makes the running whole-spec lint stale: end its worker. */
   function stopWholeLint() {
-    const stale = wholeLinter;
-    wholeLinter = startLintWorker({ specDir });
-    stale.close();
+    wholeLinter?.close();
+    wholeLinter = null;
   }
 
   async function rebuild(changes, since) {
@@ -216,7 +217,7 @@ export async function startDevLoop({
     const styleChanged = files.some(isStyleFile);
     // Not awaited: a worker answers in order, so its next lint sees these; and the whole-spec
     // worker may be busy for seconds.
-    for (const linter of [changeLinter, wholeLinter]) (styleChanged ? linter.reload() : linter.invalidate(files)).catch(() => {});
+    for (const linter of [changeLinter, wholeLinter].filter(Boolean)) (styleChanged ? linter.reload() : linter.invalidate(files)).catch(() => {});
     // (a whole-spec lint still running belongs to an older state: stopped in onChange)
 
     const linted = lintChange(changes.filter((c) => isSourceFile(c.file) || isStyleFile(c.file)), since, run)
@@ -292,7 +293,7 @@ export async function startDevLoop({
       generation++;
       docsBuild?.stop();
       await watcher.close();
-      await Promise.all([changeLinter.close(), wholeLinter.close(), builder.close()]);
+      await Promise.all([changeLinter.close(), wholeLinter?.close(), builder.close()]);
     },
   };
 }
