@@ -27,7 +27,7 @@ export async function mockServesNewDocument(mock, tail, { timeoutMs = 60_000 } =
       return { ok: false, reason: since.split('\n').find((l) => /No operations found|terribly wrong/.test(l)).trim() };
     }
     if (Date.now() > deadline) return { ok: false, reason: `the mock did not reload within ${timeoutMs / 1000} s` };
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
