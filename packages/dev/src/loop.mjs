@@ -137,9 +137,10 @@ export async function startDevLoop({
     if (json === last.mockJson) return;
     // The log's end before the write: the restart the log shows after it is the one this write caused.
     const tail = logTail(mock);
-    writeAtomically(path.dirname(mockDocument), { [path.basename(mockDocument)]: json });
+    const write = () => writeAtomically(path.dirname(mockDocument), { [path.basename(mockDocument)]: json });
+    write();
     last.mockJson = json;
-    const result = await mockServesNewDocument(mock, tail);
+    const result = await mockServesNewDocument(mock, tail, write);
     onStage({ run, stage: 'mock', ms: Date.now() - since, ok: result.ok });
     log(result.ok
       ? stageLine('mock', since, `✔ serving the change at ${mock.baseUrl}`)
