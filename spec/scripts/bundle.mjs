@@ -19,8 +19,8 @@ try {
   console.error('\n✖ bundle failed: fix the references above ($ref paths are relative to the file that holds them). spec/dist was left as it was.');
   process.exit(1);
 }
-const { document, yaml, json } = result;
-writeAtomically(path.join(specDir, 'dist'), { 'openapi.yaml': yaml, 'openapi.json': json });
+const { document, files } = result;
+writeAtomically(path.join(specDir, 'dist'), files);
 
 const operations = Object.values(document.paths || {})
   .flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));

@@ -52,8 +52,16 @@ class PristineResolver extends BaseResolver {
 }
 
 /**
+ * Everything spec/dist holds, by file name: what `npm run build` writes and `npm run dev` rewrites
+ * on each save. Add an output here, not in one of them.
+ */
+export function distFiles({ yaml, json }) {
+  return { 'openapi.yaml': yaml, 'openapi.json': json };
+}
+
+/**
  * @param {{ specDir?: string }} [options]
- * @returns {Promise<{ bundle: () => Promise<{ document: object, yaml: string, json: string }>,
+ * @returns {Promise<{ bundle: () => Promise<{ document: object, yaml: string, json: string, files: Record<string, string> }>,
  *   invalidate: (files: string[]) => void, reload: () => void }>}
  */
 export async function createBundler({ specDir: dir = specDir } = {}) {
@@ -83,7 +91,9 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
       }
       const parsed = result.bundle.parsed;
       const document = Object.assign(Object.fromEntries(TOP_LEVEL_ORDER.filter((k) => k in parsed).map((k) => [k, parsed[k]])), parsed);
-      return { document, yaml: stringifyYaml(document, { noRefs: true, lineWidth: -1 }), json: `${JSON.stringify(document, null, 2)}\n` };
+      const yaml = stringifyYaml(document, { noRefs: true, lineWidth: -1 });
+      const json = `${JSON.stringify(document, null, 2)}\n`;
+      return { document, yaml, json, files: distFiles({ yaml, json }) };
     },
     invalidate(files) {
       for (const file of files) resolver?.forget(path.resolve(root, file));

@@ -19,14 +19,17 @@ async function comparedWith() {
 }
 
 serveMethods(createBundler({ specDir }).then((bundler) => ({
-  /** Bundles after `invalidate` changed: { ok, yaml, json, mockJson } or { ok: false, message }. */
+  /**
+   * Bundles after `invalidate` changed: { ok, files, mockJson } (files: what spec/dist holds, by
+   * name) or { ok: false, message }.
+   */
   async build({ invalidate = [], reload = false } = {}) {
     if (reload) bundler.reload();
     bundler.invalidate(invalidate);
     try {
-      const { document, yaml, json } = await bundler.bundle();
+      const { document, files } = await bundler.bundle();
       latest = document;
-      return { ok: true, yaml, json, mockJson: `${JSON.stringify(deriveMockDocument(document), null, 2)}\n` };
+      return { ok: true, files, mockJson: `${JSON.stringify(deriveMockDocument(document), null, 2)}\n` };
     } catch (error) {
       if (error instanceof BundleError) return { ok: false, message: error.message };
       throw error;

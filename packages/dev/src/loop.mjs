@@ -72,10 +72,8 @@ export async function startDevLoop({
   let last = { yaml: null, mockJson: null };
   const first = await builder.call('build');
   if (first.ok) {
-    last = { yaml: first.yaml, mockJson: null };
-    if (!existsSync(bundleYaml) || (await readFile(bundleYaml, 'utf8')) !== first.yaml) {
-      writeAtomically(bundleDir, { 'openapi.yaml': first.yaml, 'openapi.json': first.json });
-    }
+    last = { yaml: first.files['openapi.yaml'], mockJson: null };
+    if (!existsSync(bundleYaml) || (await readFile(bundleYaml, 'utf8')) !== last.yaml) writeAtomically(bundleDir, first.files);
   } else {
     log(`✖ the spec does not bundle yet:\n${indent(first.message)}`);
   }
@@ -231,17 +229,17 @@ export async function startDevLoop({
       await linted;
       return;
     }
-    if (result.yaml === last.yaml) {
+    if (result.files['openapi.yaml'] === last.yaml) {
       onStage({ run, stage: 'bundle', ms: Date.now() - since, ok: true });
       log(stageLine('bundle', since, '✔ unchanged: the mock and the docs are up to date'));
       const { shown } = await linted;
       if (styleChanged && !stale()) lintWhole(since, run, shown); // new rules, same spec
       return;
     }
-    writeAtomically(bundleDir, { 'openapi.yaml': result.yaml, 'openapi.json': result.json });
-    last = { ...last, yaml: result.yaml };
+    writeAtomically(bundleDir, result.files);
+    last = { ...last, yaml: result.files['openapi.yaml'] };
     onStage({ run, stage: 'bundle', ms: Date.now() - since, ok: true });
-    log(stageLine('bundle', since, `✔ ${show(bundleDir)}/openapi.{yaml,json}`));
+    log(stageLine('bundle', since, `✔ written to ${show(bundleDir)}: ${Object.keys(result.files).join(', ')}`));
     if (stale()) return;
 
     // The mock and the docs first: they are the long ones; the comparison runs meanwhile.

@@ -35,8 +35,8 @@ beforeAll(async () => {
   mkdirSync(specDir);
   writeSplitSpec(specDir);
   // What `npm start` builds before the loop starts: the bundle and the mock's document.
-  const { document, yaml, json } = await (await createBundler({ specDir })).bundle();
-  writeAtomically(path.join(specDir, 'dist'), { 'openapi.yaml': yaml, 'openapi.json': json });
+  const { document, files } = await (await createBundler({ specDir })).bundle();
+  writeAtomically(path.join(specDir, 'dist'), files);
   const mockDocument = path.join(dir, 'mock', 'openapi.mock.json');
   writeAtomically(path.dirname(mockDocument), { 'openapi.mock.json': JSON.stringify(deriveMockDocument(document)) });
   mkdirSync(path.join(dir, 'docs'));
