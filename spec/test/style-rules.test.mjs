@@ -24,6 +24,7 @@ const cases = [
   ['spectral/house-error-responses', 'no 401 on a secured operation', (d) => { delete widgets(d).post.responses[401]; }],
   ['spectral/house-error-responses', 'no 404 on a path with a parameter', (d) => { delete widget(d).get.responses[404]; }],
   ['spectral/house-error-responses', 'no 400 with a request body', (d) => { delete widgets(d).post.responses[400]; }],
+  ['spectral/house-error-responses', 'no 413 with a request body', (d) => { delete widgets(d).post.responses[413]; }],
   ['spectral/house-error-responses', 'a 4xx that is not the error body', (d) => { widget(d).get.responses[404] = { description: 'Gone.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' }, examples: { w: { value: { id: 1, label: 'abc', created: '2018-01-01T00:01:01' } } } } } }; }],
   ['spectral/house-list-pagination', 'a paginated list without page_size', (d) => { widgets(d).get.parameters = [{ $ref: '#/components/parameters/Page' }]; delete d.components.parameters.PageSize; }],
   ['spectral/house-media-examples', 'a request body without examples', (d) => { delete widgets(d).post.requestBody.content['application/json'].examples; }],
