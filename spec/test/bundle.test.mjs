@@ -77,7 +77,17 @@ describe('the bundle', () => {
     const { parameters, schemas, responses } = bundle.components;
     expect(parameters.Page).toMatchObject({ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } });
     expect(parameters.PageSize).toMatchObject({ name: 'page_size', in: 'query', schema: { type: 'integer', minimum: 25, maximum: 100, default: 100 } });
-    expect(schemas.PaginationEnvelope.required).toEqual(['data', 'page', 'pages', 'results']);
+    expect(schemas.PaginationEnvelope.required).toEqual(['page', 'pages', 'results']);
+    // Each list adds its own typed `data`; the envelope leaves it out (an untyped one became `any`).
+    expect(schemas.PaginationEnvelope.properties).not.toHaveProperty('data');
+    const lists = Object.entries(schemas).filter(([, s]) => (s.allOf || []).some((m) => m.$ref === '#/components/schemas/PaginationEnvelope'));
+    expect(lists.length).toBeGreaterThan(20);
+    for (const [name, list] of lists) {
+      const own = list.allOf.find((m) => m.properties && m.properties.data);
+      expect(own, name).toBeDefined();
+      expect(own.required, name).toContain('data');
+      expect(own.properties.data.type, name).toBe('array');
+    }
     expect(schemas.ErrorResponse.required).toEqual(['errors']);
     expect(schemas.ErrorDetail.properties).toHaveProperty('field');
     expect(schemas.ErrorDetail.properties).toHaveProperty('reason');
