@@ -44,6 +44,19 @@ const cases = [
   ['spectral/house-vendor-extensions', 'x-filterable on an operation', (d) => { widgets(d).get['x-filterable'] = true; }],
   ['spectral/house-no-nullable-keyword', 'the 3.0 nullable keyword', (d) => { schemas(d).Widget.properties.label.nullable = true; }],
   ['spectral/house-no-date-time-format', 'format date-time', (d) => { schemas(d).Widget.properties.created.format = 'date-time'; }],
+  ['spectral/house-portable-schemas', 'a boolean property schema', (d) => { schemas(d).Widget.properties.secret = false; }],
+  ['spectral/house-portable-schemas', 'null inside an enum', (d) => { schemas(d).WidgetCreateRequest.properties.color = { type: ['string', 'null'], description: 'The color.', enum: ['blue', null] }; }],
+  ['spectral/house-portable-schemas', 'an allOf member made only of a condition', (d) => {
+    const body = schemas(d).WidgetCreateRequest;
+    schemas(d).WidgetCreateRequest = { description: body.description, allOf: [{ type: 'object', properties: body.properties, required: body.required }, { if: body.if, then: body.then }], unevaluatedProperties: false };
+  }],
+  ['spectral/house-portable-schemas', 'an allOf member made only of overrides', (d) => {
+    const body = schemas(d).WidgetCreateRequest;
+    delete body.additionalProperties;
+    body.allOf = [{ properties: { color: { description: 'The color, blue unless set.', default: 'blue' } } }];
+    body.unevaluatedProperties = false;
+  }],
+  ['spectral/house-portable-schemas', 'format branches without a type', (d) => { schemas(d).Widget.properties.label = { type: 'string', description: 'An address.', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }; }],
   ['spectral/house-property-description', 'a property without description', (d) => { delete schemas(d).Widget.properties.label.description; }],
   ['redocly/rule/operation-summary-capitalized', 'a lower-case summary', (d) => { widgets(d).get.summary = 'list widgets'; }],
   ['redocly/rule/operation-summary-no-period', 'a summary ending in a period', (d) => { widgets(d).get.summary = 'List widgets.'; }],
