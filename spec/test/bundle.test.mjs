@@ -104,6 +104,18 @@ describe('the bundle', () => {
     expect(failures).toEqual([]);
   });
 
+  it('has only obviously fake private keys in its examples, which secret scanners skip', () => {
+    // Scanners match a PEM private key armor around a body of 64 characters or more.
+    const examples = JSON.stringify([...allExamples(bundle)].map((e) => e.value));
+    const keys = examples.match(/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g) || [];
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      const body = key.replace(/-----(BEGIN|END) [A-Z ]*PRIVATE KEY-----/g, '').replace(/\\n/g, '').trim();
+      expect(body, key).toMatch(/EXAMPLE/);
+      expect(body.length, key).toBeLessThan(64);
+    }
+  });
+
   it('reports a response example carrying a field its open schema does not declare', () => {
     const broken = structuredClone(bundle);
     const name = Object.keys(broken.components.examples).find((n) => n === 'Volume');

@@ -57,6 +57,9 @@ const cases = [
     body.unevaluatedProperties = false;
   }],
   ['spectral/house-portable-schemas', 'format branches without a type', (d) => { schemas(d).Widget.properties.label = { type: 'string', description: 'An address.', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }; }],
+  ['spectral/house-secrets-guarded', 'a write-only secret that an answer does not guard', (d) => {
+    schemas(d).WidgetCreateRequest.properties.secret = { type: 'string', description: 'A secret.', writeOnly: true };
+  }],
   ['spectral/house-property-description', 'a property without description', (d) => { delete schemas(d).Widget.properties.label.description; }],
   ['redocly/rule/operation-summary-capitalized', 'a lower-case summary', (d) => { widgets(d).get.summary = 'list widgets'; }],
   ['redocly/rule/operation-summary-no-period', 'a summary ending in a period', (d) => { widgets(d).get.summary = 'List widgets.'; }],
