@@ -31,7 +31,8 @@ function stringArbitrary(s: any): fc.Arbitrary<string> {
     try { re = new RegExp(s.pattern, 'u'); } catch { return fc.constant('x'); }
     return fc.stringMatching(re).filter((v) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity));
   }
-  return fc.string({ minLength, maxLength, unit: 'grapheme-ascii' });
+  // Short strings find most bugs; strings near the longest allowed find the rest.
+  return fc.oneof(fc.string({ minLength, maxLength, unit: 'grapheme-ascii' }), fc.string({ minLength, maxLength, unit: 'grapheme-ascii', size: 'max' }));
 }
 
 function numberArbitrary(s: any, integer: boolean): fc.Arbitrary<number> {

@@ -92,22 +92,24 @@ export function send(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: Tran
       failed('timeout', `no complete answer within ${timeoutMs} ms`);
       req.destroy();
     }, timeoutMs);
+    timer.unref?.();
     req.on('error', (error: NodeJS.ErrnoException) => failed(classify(error), error.code?.startsWith('HPE_') ? `not an HTTP answer (${error.code}: ${error.message})` : `${error.code ?? ''} ${error.message}`.trim()));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
       const mediaType = mediaTypeOf(res.headers['content-type']);
       const declared = Number(res.headers['content-length']);
+      // The failure is settled before the socket is destroyed: destroying it fires 'aborted'.
       if (Number.isFinite(declared) && declared > maxBodyBytes) {
-        res.destroy();
         failed('too large', `the answer declares a ${declared}-byte body, over the ${maxBodyBytes}-byte cap (--max-body-mb)`, { status: res.statusCode, headers: res.headers, mediaType, bytes: 0 });
+        res.destroy();
         return;
       }
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         if (bytes > maxBodyBytes) {
-          res.destroy();
           failed('too large', `the answer's body went past the ${maxBodyBytes}-byte cap (--max-body-mb); reading stopped there`, { status: res.statusCode, headers: res.headers, mediaType, bytes });
+          res.destroy();
           return;
         }
         chunks.push(chunk);

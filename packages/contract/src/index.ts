@@ -1,5 +1,5 @@
 // @cloudapi/contract: checks that an implementation of the API keeps the contract of the bundle.
-export { runContract, MOCK_TOKEN } from './run.js';
+export { runContract, selectOperations, MOCK_TOKEN } from './run.js';
 export type { ContractOptions, ContractResult, OperationResult, RequestRecord, RequestKind, NotRun } from './run.js';
 export { formatReport, summaryLine, toJUnit, toJson } from './report.js';
 export { loadDocument, modelOperations, securityOf, parseExpression } from './model.js';

@@ -63,7 +63,7 @@ const trimItem = (path: string, keyParams: string[]): string => {
   }
 };
 
-/** The kinds of resources the document's links describe, by key. */
+/** The kinds of resources the document's links describe, by key (the item path they live at). */
 export function resourceKinds(ops: Operation[]): Map<string, ResourceKind> {
   const byId = new Map(ops.map((op) => [op.id, op]));
   const kinds = new Map<string, ResourceKind>();
@@ -76,26 +76,25 @@ export function resourceKinds(ops: Operation[]): Map<string, ResourceKind> {
     }
     const keyParams = Object.keys(keyPointers).sort();
     if (!keyParams.length) continue;
-    const key = keyParams.join('+');
-    const kind: ResourceKind = kinds.get(key) ?? { key, keyParams, keyPointers, creators: [], updates: [], targets: new Set() };
+    const targets = creator.links.map((l) => byId.get(l.target)).filter((op): op is Operation => Boolean(op));
+    const addressed = (op: Operation) => keyParams.every((p) => pathParameterNames(op.path).includes(p));
+    const remove = targets.find((op) => op.method === 'delete' && addressed(op));
+    const gets = targets.filter((op) => op.method === 'get' && addressed(op) && keyParams.includes(/\{([^}]+)\}$/.exec(op.path)?.[1] ?? ''));
+    const itemPath = remove?.path ?? gets.sort((a, b) => a.path.length - b.path.length)[0]?.path;
+    // Two creates of the same thing (a create and a clone) share a kind; two things with the same
+    // key name (the configs of instances and of balancers) do not.
+    const key = itemPath ?? `${keyParams.join('+')} (${creator.id})`;
+    const kind: ResourceKind = kinds.get(key) ?? { key, keyParams, keyPointers, creators: [], updates: [], targets: new Set(), itemPath, remove: remove?.id };
     kind.creators.push(creator.id);
     for (const link of creator.links) kind.targets.add(link.target);
     kinds.set(key, kind);
   }
   for (const kind of kinds.values()) {
-    const targets = [...kind.targets].map((id) => byId.get(id)).filter((op): op is Operation => Boolean(op));
-    const addressed = (op: Operation) => kind.keyParams.every((p) => pathParameterNames(op.path).includes(p));
-    const remove = targets.find((op) => op.method === 'delete' && addressed(op));
-    const gets = targets.filter((op) => op.method === 'get' && addressed(op) && kind.keyParams.includes(/\{([^}]+)\}$/.exec(op.path)?.[1] ?? ''));
-    const itemPath = remove?.path ?? gets.sort((a, b) => a.path.length - b.path.length)[0]?.path;
-    kind.itemPath = itemPath;
-    kind.remove = remove?.id;
-    if (itemPath) {
-      kind.read = ops.find((op) => op.method === 'get' && op.path === itemPath)?.id;
-      kind.updates = ops.filter((op) => op.method === 'put' && op.path === itemPath).map((op) => op.id);
-      const parent = trimItem(itemPath, kind.keyParams);
-      kind.list = ops.find((op) => op.method === 'get' && op.path === parent && op.list)?.id;
-    }
+    if (!kind.itemPath) continue;
+    kind.read = ops.find((op) => op.method === 'get' && op.path === kind.itemPath)?.id;
+    kind.updates = ops.filter((op) => op.method === 'put' && op.path === kind.itemPath).map((op) => op.id);
+    const parent = trimItem(kind.itemPath, kind.keyParams);
+    kind.list = ops.find((op) => op.method === 'get' && op.path === parent && op.list)?.id;
   }
   return kinds;
 }
@@ -181,7 +180,9 @@ export class ResourceRegistry {
   referenceFor(param: string, chosen: Record<string, unknown>): Resource | undefined {
     const live = this.alive().filter((r) => r.bindings[param] !== undefined && r.kind.keyParams.includes(param));
     const consistent = live.filter((r) => Object.entries(chosen).every(([k, v]) => r.bindings[k] === undefined || r.bindings[k] === v || k === param));
-    return (consistent.find((r) => r.primary) ?? consistent[0]);
+    // The one that shares the most with what is already chosen: the config of the chosen instance.
+    const shared = (r: Resource) => Object.entries(chosen).filter(([k, v]) => k !== param && r.bindings[k] === v).length;
+    return consistent.sort((a, b) => shared(b) - shared(a) || Number(b.primary) - Number(a.primary) || a.id - b.id)[0];
   }
 
   /** Marks the resources a successful delete removed: the one addressed, and those below it. */
