@@ -52,6 +52,7 @@ export function program(): Command {
     .option('--seed <n>', 'seed of the generated requests (printed by every run)', positiveInt('--seed'))
     .option('--allow-writes', 'run state-changing operations against a target that is neither the mock nor a loopback address')
     .option('--allow-destructive', 'run account-wide destructive actions (Object Storage cancel, backups cancel) on a real target')
+    .option('--remote', 'treat a loopback target as remote (a proxy in front of a real server): state-changing operations then need --allow-writes')
     .option('--dry-run', 'list every request the run would send, and send none')
     .option('--timeout <ms>', 'per request: connect, headers and body', positiveNumber('--timeout'), 15_000)
     .option('--deadline <duration>', 'bounds the whole run (15m, 90s, 2h); clean-up gets its own time after it', parseDuration, 15 * 60_000)
@@ -146,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
       baseUrl: o.baseUrl, token: o.token ?? process.env.CONTRACT_TOKEN, tokens, target: o.target, document,
       only: o.only, skip: o.skip, shard: o.shard, undeclared: o.undeclared, negative: o.negative, examples: o.examples, seed: o.seed,
       timeoutMs: o.timeout, deadlineMs: o.deadline, maxBodyMb: o.maxBodyMb, maxResponseMs: o.maxResponseMs,
-      allowWrites: o.allowWrites, allowDestructive: o.allowDestructive, dryRun: o.dryRun, concurrency: o.concurrency,
+      allowWrites: o.allowWrites, allowDestructive: o.allowDestructive, remote: o.remote, dryRun: o.dryRun, concurrency: o.concurrency,
       signal: controller.signal, onProgress: o.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     });
   } catch (error) {

@@ -60,8 +60,17 @@ function classify(error: NodeJS.ErrnoException): TransportError {
   return 'other';
 }
 
-/** Sends one request; resolves with the answer or the reason there was none. Never rejects. */
-export function send(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: TransportOptions): Promise<Answer> {
+/**
+ * Sends one request; resolves with the answer or the reason there was none. Never rejects. A
+ * request on a kept-alive connection that the server closed at that moment is sent once more on a
+ * new one (Node's documented keep-alive race), nothing else is retried here.
+ */
+export async function send(request: OutgoingRequest, options: TransportOptions): Promise<Answer> {
+  const first = await sendOnce(request, options);
+  return first.staleSocket ? sendOnce(request, options) : first;
+}
+
+function sendOnce(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: TransportOptions): Promise<Answer & { staleSocket?: boolean }> {
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
@@ -78,7 +87,7 @@ export function send(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: Tran
       return;
     }
     const client = url.protocol === 'https:' ? https : http;
-    const finish = (answer: Omit<Answer, 'ms'>) => {
+    const finish = (answer: Omit<Answer, 'ms'> & { staleSocket?: boolean }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -93,8 +102,13 @@ export function send(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: Tran
       req.destroy();
     }, timeoutMs);
     timer.unref?.();
-    req.on('error', (error: NodeJS.ErrnoException) => failed(classify(error), error.code?.startsWith('HPE_') ? `not an HTTP answer (${error.code}: ${error.message})` : `${error.code ?? ''} ${error.message}`.trim()));
+    let answered = false;
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!answered && req.reusedSocket && classify(error) === 'reset' && !settled) { settled = true; clearTimeout(timer); resolve({ headers: {}, mediaType: '', text: '', ms: 0, bytes: 0, staleSocket: true }); return; }
+      failed(classify(error), error.code?.startsWith('HPE_') ? `not an HTTP answer (${error.code}: ${error.message})` : `${error.code ?? ''} ${error.message}`.trim());
+    });
     req.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let bytes = 0;
       const mediaType = mediaTypeOf(res.headers['content-type']);

@@ -74,6 +74,8 @@ export interface ContractOptions {
   deadlineMs?: number;
   allowWrites?: boolean;
   allowDestructive?: boolean;
+  /** treat a loopback target as remote (a proxy in front of a real server): writes then need allowWrites */
+  remote?: boolean;
   dryRun?: boolean;
   concurrency?: number;
   /** consecutive requests without an answer after which the target counts as unusable */
@@ -211,7 +213,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     return finish({ ...base, target: null, detection: detection.reason, token: 'not used', abort: `the target could not be reached: ${detection.reason}` });
   }
   const target = detection.target;
-  const safety = safetyOf(target, await isLoopback(baseUrl), Boolean(options.allowWrites), Boolean(options.allowDestructive));
+  const safety = safetyOf(target, !options.remote && await isLoopback(baseUrl), Boolean(options.allowWrites), Boolean(options.allowDestructive));
   const tokens = options.tokens ?? [];
   const mainToken = options.token ?? tokens.find(fullAccess)?.token ?? (target === 'mock' ? MOCK_TOKEN : undefined);
   const tokenNote = options.token ? 'given with --token' : tokens.find(fullAccess) ? 'the full-access token of --tokens' : target === 'mock' ? 'none given; a placeholder is sent to the mock' : 'none given: secured operations cannot be proven';
@@ -367,6 +369,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
           if (value === undefined || !fits(parameter, value)) value = parameterExamples(document, parameter, resolve).find((v) => fits(parameter, v));
         }
         if (value === undefined) return { params, owner, missing: `no value for the path parameter {${parameter.name}}: give it an example` };
+        // A path holds text: an id an answer gave as a number fits a parameter typed as a string.
+        if (typeof value === 'number' && !fits(parameter, value) && fits(parameter, String(value))) value = String(value);
         params.path[parameter.name] = value;
         continue;
       }
@@ -778,7 +782,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     }
     return [...new Set(out)];
   };
-  const hardDeps = (op: Operation) => kindsOfParams(pathParameterNames(op.path), { path: op.path }).filter((c) => registry.kindOf(c) !== registry.kindOf(op));
+  // A clone needs what it clones: a create of its own kind with fewer path parameters.
+  const hardDeps = (op: Operation) => kindsOfParams(pathParameterNames(op.path), { path: op.path })
+    .filter((c) => c !== op && (registry.kindOf(c) !== registry.kindOf(op) || pathParameterNames(c.path).length < pathParameterNames(op.path).length));
   const hardReaches = (from: Operation, to: Operation, seen = new Set<Operation>()): boolean => {
     if (seen.has(from)) return false;
     seen.add(from);
@@ -804,7 +810,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const place = (op: Operation) => {
     if (ordered.includes(op) || visiting.has(op)) return;
     visiting.add(op);
-    for (const dependency of dependsOn(op)) place(dependency);
+    // A dependency that itself needs what is being placed (a clone of the volume a config
+    // refers to) waits for its own turn.
+    for (const dependency of dependsOn(op)) if (!hardDeps(dependency).some((d) => visiting.has(d))) place(dependency);
     visiting.delete(op);
     ordered.push(op);
   };

@@ -52,7 +52,7 @@ export interface Safety {
 export function safetyOf(target: TargetKind, loopback: boolean, allowWrites: boolean, allowDestructive: boolean): Safety {
   if (target === 'mock') return { loopback, writes: true, destructive: true, reason: 'the mock keeps no state: every operation runs' };
   const writes = loopback || allowWrites;
-  const why = loopback ? 'a loopback address' : allowWrites ? '--allow-writes' : 'not a loopback address and no --allow-writes';
+  const why = loopback ? 'a loopback address' : allowWrites ? '--allow-writes' : 'not a loopback address (or --remote) and no --allow-writes';
   return {
     loopback,
     writes,

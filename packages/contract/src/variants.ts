@@ -316,7 +316,8 @@ export function createVariantDeriver(views: any) {
     for (const [rule, wrong, description] of leafVariants(c, value)) {
       if (wrong !== null && typeof wrong === 'object') continue;
       if (location === 'path' && String(wrong) === '') continue;
-      if (rule === 'type' && typeof value === 'string') continue; // every URL value is a string
+      // Every URL value is text: a number instead of a string is no different there.
+      if (rule === 'type' && (typeof value === 'string' || typeof wrong === 'number')) continue;
       if (matches(schemaPointer, wrong) || out.some((v: any) => v.value === wrong)) continue;
       out.push({ rule, value: wrong, description });
     }
