@@ -315,6 +315,13 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     return resource;
   }
 
+  /** What any 2xx did: a create made something to clean up; a delete (even one that should have been refused) removed its resource. */
+  function noteEffects(op: Operation, prepared: Prepared, body: unknown, sent: Sent, result?: OperationResult): void {
+    noteCreated(op, prepared.params, body, sent, result);
+    const owner = prepared.owner;
+    if (op.method === 'delete' && is2xx(sent.answer.status) && owner?.alive && owner.kind.remove === op.id && !sent.dry) registry.removed(owner);
+  }
+
   const resultOf = (op: Operation): OperationResult | undefined => results.get(op);
   const recordsOf = (op: Operation): RequestRecord[] => resultOf(op)?.requests ?? setup;
 
@@ -490,7 +497,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       const params = variant.parameter ? { ...prepared.params, [variant.location]: { ...prepared.params[variant.location as 'path'], [variant.parameter.name]: variant.value } } : prepared.params;
       const value = variant.location === 'body' ? variant.value : prepared.bodies[0]?.value;
       const sent = await exchange(op, result.requests, `invalid: ${variant.description} [${variant.rule}]`, 'negative', { params, body: bodyValue(body, value), auth: authFor(op) }, (a) => checkRejected(ctx, variant, a));
-      noteCreated(op, params, value, sent, result);
+      noteEffects(op, { ...prepared, params }, value, sent, result);
     }
   }
 
@@ -511,7 +518,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     for (const probe of probes) {
       const sent = await exchange(op, result.requests, probe.label, 'auth', { params: prepared.params, body, auth: probe.auth },
         (a) => (probe.expect === 'success' ? checkSuccess(a, 'with the scheme written "bearer"').map((c) => ({ ...c, name: probe.label })) : checkRefused(probe.label, probe.expect, a, `to ${probe.label.replace(/^401 /, '').replace(/^for /, '')}`)));
-      noteCreated(op, prepared.params, prepared.bodies[0]?.value, sent, result);
+      noteEffects(op, prepared, prepared.bodies[0]?.value, sent, result);
     }
   }
 
@@ -527,7 +534,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       }
       const sent = await exchange(op, result.requests, probe.name, 'scope', { params: prepared.params, body: bodyValue(prepared.body, value), auth: { kind: 'token', token: probe.token.token } },
         (a) => (probe.expect === 'success' ? checkSuccess(a, `with a token whose scopes are "${probe.token.scopes}"`).map((c) => ({ ...c, name: probe.name })) : checkRefused(probe.name, 403, a, `to a token without ${probe.lacks}`)));
-      noteCreated(op, prepared.params, value, sent, result);
+      noteEffects(op, prepared, value, sent, result);
     }
   }
 
