@@ -3,7 +3,8 @@
 // the same run: the same number of plain requests sent to the same target by a bare node:http
 // loop (what the target itself costs). Against the mock always (target: under 30 s); against the
 // reference server with --examples 20 when one is given (`-- --server URL --tokens FILE`) or
-// when packages/server is in the checkout (target: under 60 s). Prints figures; asserts nothing.
+// when packages/server is in the checkout (`-- --checkout DIR` for another one; target: under
+// 60 s); `-- --only AREAS` narrows the server run. Prints figures; asserts nothing.
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,7 +12,8 @@ import { startMock } from '@cloudapi/mock';
 import { readTokensFile, runContract } from '../dist/index.js';
 import { startServer } from './server.mjs';
 
-const { values: args } = parseArgs({ options: { server: { type: 'string' }, tokens: { type: 'string' }, examples: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { server: { type: 'string' }, tokens: { type: 'string' }, examples: { type: 'string' }, only: { type: 'string' }, checkout: { type: 'string' } } });
+const only = args.only ? args.only.split(',') : undefined;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 // The anchor: n GETs of one list, four at a time, as the kit's concurrency on the mock.
@@ -45,14 +47,14 @@ try {
 let server;
 if (args.server) server = { baseUrl: args.server, tokensFile: args.tokens, stop: async () => {} };
 else {
-  try { server = await startServer(); } catch (error) { console.log(`  against the reference server: not run (${error.message}; give -- --server URL --tokens FILE)`); }
+  try { server = await startServer(args.checkout ? { checkout: args.checkout } : {}); } catch (error) { console.log(`  against the reference server: not run (${error.message}; give -- --server URL --tokens FILE)`); }
 }
 if (server) {
   try {
     const tokens = server.tokensFile ? readTokensFile(server.tokensFile) : undefined;
-    const result = await runContract({ baseUrl: server.baseUrl, tokens, examples: 20, allowDestructive: true, seed: 1 });
+    const result = await runContract({ baseUrl: server.baseUrl, tokens, examples: 20, allowDestructive: true, seed: 1, only });
     const anchor = await bare(`${server.baseUrl}/regions`, requestsOf(result), 1);
-    console.log(line('full run, --examples 20, the server', result, anchor, 60));
+    console.log(line(`${only ? only.join(',') : 'full run'}, --examples 20, the server`, result, anchor, 60));
   } finally {
     await server.stop();
   }

@@ -12,7 +12,7 @@ let result: ContractResult;
 
 beforeAll(async () => {
   mock = await startMock({ port: 0 });
-  result = await runContract({ baseUrl: mock.baseUrl, document, examples: 2, seed: 1 });
+  result = await runContract({ baseUrl: mock.baseUrl, document, examples: 1, seed: 1 });
 }, 300_000);
 afterAll(async () => { await mock?.stop(); });
 
