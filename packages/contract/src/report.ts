@@ -33,7 +33,7 @@ export function summaryLine(result: ContractResult): string {
   const scope = result.shard ? ` (shard ${result.shard.index}/${result.shard.count} of ${coverage.total} operations)` : coverage.selected !== coverage.total ? ` (${coverage.selected} of ${coverage.total} operations selected)` : '';
   if (result.dryRun) return `dry run: ${result.planned.length} requests listed, none sent; ${validated}${scope}`;
   if (result.exitCode === 0) return `✔ the target keeps the contract: ${validated}${scope}`;
-  if (result.exitCode === 1) return `✖ the target breaks the contract: ${plural(tally.fail, 'failed check')}; ${validated}${scope}`;
+  if (result.exitCode === 1) return `✖ the target breaks the contract: ${plural(tally.fail, 'failed check')}${result.abort ? ` (then ${result.abort})` : ''}; ${validated}${scope}`;
   const why = result.abort ?? `${plural(coverage.unproven, 'operation')} could not be proven (listed above)`;
   return `✖ the run could not be made: ${why}; ${validated}${scope}`;
 }

@@ -959,7 +959,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const successValidated = list.filter((op) => op.successValidated).length;
     const unproven = list.filter((op) => !op.successValidated && op.tally.fail === 0).length;
     const cleanup = partial.cleanup ?? { removed: [], leftBehind: [] };
-    const exitCode: 0 | 1 | 2 = dry ? (partial.abort && !partial.target ? 2 : 0) : tally.fail > 0 ? 1 : partial.abort || unproven > 0 ? 2 : 0;
+    // An unusable target ends with 2 whatever failed on the way (its failures are the symptom);
+    // a deadline or an interruption after a proven violation still says 1.
+    const unusable = partial.abort !== undefined && /^the target (is unusable|could not be reached)/.test(partial.abort);
+    const exitCode: 0 | 1 | 2 = dry ? (partial.abort && !partial.target ? 2 : 0) : unusable ? 2 : tally.fail > 0 ? 1 : partial.abort || unproven > 0 ? 2 : 0;
     return {
       ...partial, cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
       coverage: { selected: list.length, total: ops.length, exercised, successValidated, unproven },

@@ -63,6 +63,15 @@ describe('stopping', () => {
     });
   });
 
+  it('a target that stops answering after the first request ends the run after five failures in a row', async () => {
+    await withFake({ defect: 'close-after-probe' }, async (fake) => {
+      const result = await runAgainst(fake, {});
+      expect(result.exitCode).toBe(2);
+      expect(result.abort).toMatch(/^the target is unusable: 5 requests in a row got no usable answer \(last: \w+ http:\/\/127\.0\.0\.1:\d+\/v4\/.*: .*(socket hang up|ECONNRESET)\)$/);
+      expect(fake.seen.length).toBe(1);
+    });
+  });
+
   it('a target that closes every connection ends the run at once with the reason', async () => {
     await withFake({ defect: 'close-connections' }, async (fake) => {
       const result = await runAgainst(fake, {});
