@@ -146,13 +146,16 @@ function sendOnce(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: Transpo
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The request as a curl command line; the token is replaced by `$TOKEN`. */
-export function toCurl(request: OutgoingRequest, token?: string): string {
+/** Replaces secrets in text by their names: `{token: '$TOKEN'}`. */
+export type Redact = (text: string) => string;
+
+/** The request as a curl command line, its tokens replaced by shell variables (`$TOKEN`). */
+export function toCurl(request: OutgoingRequest, redact: Redact = (t) => t): string {
   const parts = ['curl', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of request.headers) {
     if (name === 'accept') continue;
-    const shown = token ? value.split(token).join('$TOKEN') : value;
-    parts.push('-H', shown.includes('$TOKEN') ? `"${name}: ${shown}"` : shellQuote(`${name}: ${shown}`));
+    const shown = redact(value);
+    parts.push('-H', shown !== value ? `"${name}: ${shown}"` : shellQuote(`${name}: ${shown}`));
   }
   if (request.body?.length) {
     const text = request.body.toString('utf8');

@@ -11,7 +11,7 @@ import {
   type Check, type CheckContext, type TargetKind, checkAnswer, checkRefused, checkRejected, checkSuccess, describeAnswer,
   excerpt, fail, is2xx, pass, secretNamesOf, skip, successSchemaPointer, warn,
 } from './checks.js';
-import { type Answer, send, toCurl, type TransportOptions } from './http.js';
+import { type Answer, type Redact, send, toCurl, type TransportOptions } from './http.js';
 import { isJsonMedia, loadDocument, modelOperations, type Operation, parameterExamples, pathParameterNames, valueAt } from './model.js';
 import { type Auth, buildRequest, type BodyValue, type Params } from './requests.js';
 import { type ExchangeView, referenceParameter, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
@@ -196,6 +196,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const results = new Map<Operation, OperationResult>();
   let abort: string | undefined;
   let transportFailures = 0;
+  const streaks = new Map<string, number>();
   let rateLimitedInARow = 0;
 
   const selected = selectOperations(ops, options);
@@ -216,6 +217,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const safety = safetyOf(target, !options.remote && await isLoopback(baseUrl), Boolean(options.allowWrites), Boolean(options.allowDestructive));
   const tokens = options.tokens ?? [];
   const mainToken = options.token ?? tokens.find(fullAccess)?.token ?? (target === 'mock' ? MOCK_TOKEN : undefined);
+  // Tokens never reach a report: the main one reads $TOKEN, those of --tokens $TOKEN_1, $TOKEN_2…
+  const secrets: [string, string][] = [...(mainToken ? [[mainToken, '$TOKEN'] as [string, string]] : []), ...tokens.filter((t) => t.token !== mainToken).map((t, i) => [t.token, `$TOKEN_${i + 1}`] as [string, string])];
+  const redact: Redact = (text) => secrets.reduce((out, [secret, name]) => out.split(secret).join(name), text);
   const tokenNote = options.token ? 'given with --token' : tokens.find(fullAccess) ? 'the full-access token of --tokens' : target === 'mock' ? 'none given; a placeholder is sent to the mock' : 'none given: secured operations cannot be proven';
   const ctx: CheckContext = {
     document, views, target, undeclared: options.undeclared ?? 'warn', maxResponseMs: options.maxResponseMs, secretNames: secretNamesOf(document),
@@ -251,11 +255,18 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     if (!cleanup && outOfTime()) throw new Stop();
     const request = await buildRequest({ baseUrl, method: schemaOp.method, path: schemaOp.path, params: input.params, body: input.body, auth: input.auth });
     if (dry) {
-      const line = `${request.method} ${decodeURIComponent(request.url)}${request.headers.filter(([n]) => n === 'authorization').map(([, v]) => `  [authorization: ${mainToken ? v.split(mainToken).join('$TOKEN') : v}]`).join('')}${request.body?.length ? `  ${excerpt(request.body.toString('utf8'), 200)}` : ''}  (${label})`;
+      const line = `${request.method} ${decodeURIComponent(request.url)}${request.headers.filter(([n]) => n === 'authorization').map(([, v]) => `  [authorization: ${redact(v)}]`).join('')}${request.body?.length ? `  ${excerpt(request.body.toString('utf8'), 200)}` : ''}  (${label})`;
       planned.push(line);
       const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: null, checks: [] };
       into.push(record);
       return { answer: dryAnswer(schemaOp), request: record, dry: true };
+    }
+    // An operation that gave no usable answer twice in a row is not asked again: a hang costs a
+    // timeout each time, and one broken operation does not make the target unusable.
+    if (!cleanup && (streaks.get(schemaOp.id) ?? 0) >= 2) {
+      const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: null, checks: [skip('not sent', `${schemaOp.id} gave no usable answer twice in a row`)] };
+      into.push(record);
+      return { answer: { headers: {}, mediaType: '', text: '', ms: 0, bytes: 0, error: 'not sent' }, request: record };
     }
     let answer: Answer;
     let retries = 0;
@@ -275,10 +286,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     rateLimitedInARow = answer.status === 429 ? rateLimitedInARow + 1 : 0;
     if (rateLimitedInARow === 20) notes.push('20 requests in a row were refused with 429 even after waiting their Retry-After: the kit stopped retrying');
     const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks: [...checkAnswer(ctx, schemaOp, answer), ...extra(answer)] };
-    if (record.checks.some((c) => c.outcome === 'fail')) record.curl = toCurl(request, mainToken);
+    if (record.checks.some((c) => c.outcome === 'fail')) record.curl = toCurl(request, redact);
     into.push(record);
     const unusable = answer.error !== undefined;
     transportFailures = unusable ? transportFailures + 1 : 0;
+    streaks.set(schemaOp.id, unusable ? (streaks.get(schemaOp.id) ?? 0) + 1 : 0);
     if (transportFailures >= (options.maxTransportFailures ?? 5) && !cleanup) {
       abort ??= `the target is unusable: ${transportFailures} requests in a row got no usable answer (last: ${request.method} ${request.url}: ${answer.error})`;
       throw new Stop();
@@ -565,7 +577,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       const reason = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
       result.requests.push({
         label: `generated request, shrunk after ${outcome.numShrinks} steps (--seed ${seed})`, kind: 'generated', method: request.method, url: request.url, status: last?.status ?? null,
-        checks: [fail('generated requests keep the contract', `${reason}; the smallest failing input: ${JSON.stringify(counterexample)}`)], curl: toCurl(request, mainToken),
+        checks: [fail('generated requests keep the contract', `${reason}; the smallest failing input: ${JSON.stringify(counterexample)}`)], curl: toCurl(request, redact),
       });
     } else if (sentCount) {
       result.requests.push({ label: `${sentCount} generated request${sentCount > 1 ? 's' : ''} (--seed ${seed})`, kind: 'generated', method: op.method.toUpperCase(), url: last?.url, status: last?.status ?? null, checks: [pass('generated requests keep the contract', `${sentCount} valid bodies from the schema, each answered within the contract`)] });
@@ -902,7 +914,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         const valid = answer.json !== undefined && views.validate('response', ctx.errorSchemaPointer, answer.json).valid;
         checks.push(valid ? pass('405 body is an ErrorResponse') : fail('405 body is an ErrorResponse', `the 405 body is not an ErrorResponse: ${excerpt(answer.text, 120)}`));
       }
-      result.requests.push({ label, kind: 'method', method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks, curl: checks.some((c) => c.outcome === 'fail') ? toCurl(request, mainToken) : undefined });
+      result.requests.push({ label, kind: 'method', method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks, curl: checks.some((c) => c.outcome === 'fail') ? toCurl(request, redact) : undefined });
     }
     // Every list walked at its smallest page size: each item once, as many as `results` says.
     if (!stateful || dry) return;

@@ -3,7 +3,7 @@
 // fail is worthless, so every check here is shown failing on the defect it exists for.
 import { describe, expect, it } from 'vitest';
 import type { Defect } from './fixtures/fake.js';
-import { AREAS, allOperations, checkNames, findings, keys, runAgainst, withFake } from './support.js';
+import { AREAS, allOperations, checkNames, findings, keys, runAgainst, tokens, withFake } from './support.js';
 
 const areaOps = allOperations.filter((op) => op.tags.some((t) => AREAS.includes(t)));
 
@@ -60,6 +60,9 @@ describe('broken implementations: the kit names each defect', () => {
       expect([...new Set(failed.map((f) => f.check))].sort()).toEqual([...checks].sort());
       expect(failed.some((f) => reason.test(f.reason)), `${reason} in ${JSON.stringify(failed.slice(0, 3), null, 1)}`).toBe(true);
       expect(result.exitCode).toBe(1);
+      // The curl lines of the failures name tokens by variable, never by value.
+      const everything = JSON.stringify(result);
+      for (const t of tokens) expect(everything).not.toContain(t.token);
     });
   });
 
