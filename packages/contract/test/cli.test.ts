@@ -65,17 +65,17 @@ describe('cloudapi-contract', () => {
 
   it('exit 0 on a correct implementation and 1 on a broken one, reports in the working directory by default', async () => {
     await withFake({}, async (fake) => {
-      const { code, stdout } = await cli(['--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'Volumes', '--examples', '0']);
+      const { code, stdout } = await cli(['--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'Regions', '--examples', '0']);
       expect(code).toBe(0);
-      expect(lastLine(stdout)).toMatch(/^✔ the target keeps the contract: success validated 9\/9 \(9 of \d+ operations selected\)$/);
+      expect(lastLine(stdout)).toMatch(/^✔ the target keeps the contract: success validated 2\/2 \(2 of \d+ operations selected\)$/);
       expect(readFileSync(path.join(dir, 'contract-reports/junit.xml'), 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="cloudapi-contract" tests="\d+" failures="0"/);
     });
     await withFake({ defect: 'leak-root-pass' }, async (fake) => {
-      const { code, stdout } = await cli(['--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'Volumes', '--examples', '0']);
+      const { code, stdout } = await cli(['--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'createVolume,deleteVolume', '--examples', '0', '--no-negative']);
       expect(code).toBe(1);
       expect(stdout).toMatch(/✖ createVolume \(POST \/volumes\) › valid request \(example "inRegion"\) › no secret in the answer: createVolume answered 200 with write-only field root_pass at \/root_pass/);
       expect(stdout).toMatch(/^ {4}curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/v4\/volumes' -H "authorization: Bearer \$TOKEN"/m);
-      expect(lastLine(stdout)).toMatch(/^✖ the target breaks the contract: \d+ failed checks?; success validated \d+\/9/);
+      expect(lastLine(stdout)).toMatch(/^✖ the target breaks the contract: \d+ failed checks?; success validated \d+\/2/);
     });
   });
 
