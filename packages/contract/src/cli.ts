@@ -62,7 +62,7 @@ export function program(): Command {
     .option('--json <file>', 'the JSON report', DEFAULT_JSON)
     .addOption(new Option('--undeclared <mode>', 'what a response field the schema does not declare is').choices(['warn', 'fail', 'off']).default('warn'))
     .option('--no-negative', 'send no invalid variants')
-    .option('--concurrency <n>', 'operations in flight in the read phase (default 4 on the mock, 1 on an implementation)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', 'operations in flight where order does not matter (default 8 on the mock, 1 on an implementation)', positiveInt('--concurrency'))
     .option('--spec <file>', 'another bundle (JSON or YAML) instead of @cloudapi/spec\'s')
     .option('--make-tokens <file>', 'write a tokens file covering every scope check (for TOKENS_FILE and --tokens), and exit')
     .option('--verbose', 'list warnings as well as failures, and each operation as it finishes')

@@ -851,7 +851,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   try {
     // The mock keeps no state, so order does not matter there: everything runs at once.
     if (!stateful) {
-      await pool(selected, options.concurrency ?? 4, runSafely);
+      await pool(selected, options.concurrency ?? 8, runSafely);
       if (!abort) await methodProbes();
       throw new Stop();
     }
@@ -867,8 +867,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const reads = middle.filter((op) => !op.writes);
     const changes = middle.filter((op) => op.writes && !op.destructive).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
     const destructive = middle.filter((op) => op.destructive);
-    if (!abort) await pool(reads, options.concurrency ?? (stateful ? 1 : 4), runSafely);
-    if (!abort) await pool(changes, options.concurrency ?? (stateful ? 1 : 4), runSafely);
+    if (!abort) await pool(reads, options.concurrency ?? 1, runSafely);
+    if (!abort) await pool(changes, options.concurrency ?? 1, runSafely);
     // 4. 405 for a method each path lacks
     if (!abort) await methodProbes();
     if (!abort) for (const op of destructive) { await runSafely(op); if (abort) break; }
