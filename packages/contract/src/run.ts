@@ -216,7 +216,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const target = detection.target;
   const safety = safetyOf(target, !options.remote && await isLoopback(baseUrl), Boolean(options.allowWrites), Boolean(options.allowDestructive));
   const tokens = options.tokens ?? [];
-  const mainToken = options.token ?? tokens.find(fullAccess)?.token ?? (target === 'mock' ? MOCK_TOKEN : undefined);
+  // A dry run lists requests with a placeholder where the token goes.
+  const mainToken = options.token ?? tokens.find(fullAccess)?.token ?? (target === 'mock' ? MOCK_TOKEN : dry ? 'dry-run-token' : undefined);
   // Tokens never reach a report: the main one reads $TOKEN, those of --tokens $TOKEN_1, $TOKEN_2…
   const secrets: [string, string][] = [...(mainToken ? [[mainToken, '$TOKEN'] as [string, string]] : []), ...tokens.filter((t) => t.token !== mainToken).map((t, i) => [t.token, `$TOKEN_${i + 1}`] as [string, string])];
   const redact: Redact = (text) => secrets.reduce((out, [secret, name]) => out.split(secret).join(name), text);
@@ -844,6 +845,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   while (pending.length) {
     const op = pending.pop()!;
     for (const creator of [...kindsOfParams(pathParameterNames(op.path), { path: op.path }), ...dependsOn(op)]) {
+      // One create per kind is enough to stand on: the plain one, not a clone.
+      const plain = ordered.filter((c) => registry.kindOf(c) === registry.kindOf(creator)).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length)[0];
+      if (creator !== plain && !selectedSet.has(creator)) continue;
       if (creator !== op && !needed.has(creator) && !(creator.writes && !safety.writes)) { needed.add(creator); pending.push(creator); }
     }
   }
