@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSchemaViews, pointerOf } from '@cloudapi/spec/schema-views';
 import { bodiesOf, mediaExamples, operations } from '@cloudapi/spec/walk';
-import { createVariantDeriver, loadDocument } from '../src/index.mjs';
-import { sampleValue, wrongTypeFor } from '../src/values.mjs';
+import { createVariantDeriver, loadDocument } from '../src/index.js';
+import { sampleValue, wrongTypeFor } from '../src/values.js';
 
 const bundle = loadDocument();
 const views = createSchemaViews(bundle);
