@@ -2,8 +2,8 @@
 
 const TARGET_NOTES = {
   mock: [
-    'not checked against a mock: "error names the field" (Prism answers every invalid request with the operation\'s own 400 example);',
-    'checked instead: "Prism flags the field" (Prism\'s sl-violations header points at the broken field); a non-2xx answer to a valid request fails.',
+    'checked against the mock as well: "Prism flags the field" (Prism\'s sl-violations header points at the broken field);',
+    '"error names the field" on every 400 to an invalid request; a non-2xx answer to a valid request fails.',
   ],
   implementation: [
     'checked against an implementation: "error names the field" on every 400 to an invalid request;',
