@@ -50,12 +50,12 @@ function setAt(value, segments, part) {
   return value;
 }
 
-/** The failing parts to regenerate: the shallowest paths, none inside another. */
-function failingParts(errors) {
-  const paths = [...new Set(errors.map((e) => e.instancePath))].sort((a, b) => a.length - b.length);
+/** The shallowest of some paths (as segment lists): none inside another. */
+function outermost(paths) {
+  const sorted = [...new Map(paths.map((p) => [p.join('/'), p])).values()].sort((a, b) => a.length - b.length);
   const kept = [];
-  for (const path of paths) {
-    if (!kept.some((k) => k === '' || path === k || path.startsWith(`${k}/`))) kept.push(path);
+  for (const path of sorted) {
+    if (!kept.some((k) => k.every((segment, i) => path[i] === segment))) kept.push(path);
   }
   return kept;
 }
@@ -80,19 +80,18 @@ export function generateValid({ generate, schema, check, seed, rounds = 60, trie
   for (let round = 1; round <= rounds; round++) {
     const result = check(value);
     if (result.valid) return { value, valid: true, repairs };
-    for (const instancePath of failingParts(result.errors)) {
-      let segments = segmentsOf(instancePath);
-      // Widen to an enclosing part when this one has no schema of its own or keeps failing.
-      let part = schemaAt(schema, segments);
-      while (segments.length && (!part || (tries.get(segments.join('/')) ?? 0) >= triesPerPart)) {
-        segments = segments.slice(0, -1);
-        part = schemaAt(schema, segments);
-      }
+    // Widen each failing part to one with a schema of its own, and to its parent when it keeps
+    // failing; then regenerate the outermost of them, so that no part replaces another's parent.
+    const parts = outermost(result.errors.map((e) => segmentsOf(e.instancePath))).map((failing) => {
+      let segments = failing;
+      while (segments.length && (!schemaAt(schema, segments) || (tries.get(segments.join('/')) ?? 0) >= triesPerPart)) segments = segments.slice(0, -1);
+      return segments;
+    });
+    for (const segments of outermost(parts)) {
       const key = segments.join('/');
       tries.set(key, (tries.get(key) ?? 0) + 1);
       repairs++;
-      value = setAt(value, segments, generate(part ?? schema, seed === undefined ? undefined : `${seed}/${key}/${round}`));
-      if (segments.length === 0) break; // the whole value is new: check it again before anything else
+      value = setAt(value, segments, generate(schemaAt(schema, segments) ?? schema, seed === undefined ? undefined : `${seed}/${key}/${round}`));
     }
   }
   const result = check(value);

@@ -49,23 +49,32 @@ function validatorFor(source) {
   }
   return validators.get(source);
 }
-generator.generate = (resource, bundle, source, seed) => {
-  const first = generate(resource, bundle, source, seed);
-  const check = first._tag === 'Right' && source && typeof source === 'object' ? validatorFor(source) : null;
-  if (!check) return first;
+function repaired(resource, bundle, source, seed, first, check) {
   let isFirst = true;
-  const result = generateValid({
+  return generateValid({
     schema: source,
     seed: seed ?? undefined,
     check: (value) => ({ valid: check(value), errors: check.errors ?? [] }),
     generate: (schema, partSeed) => {
-      if (isFirst) { isFirst = false; return first.right; }
+      if (isFirst) { isFirst = false; return first; }
       const part = generate(resource, bundle, schema, partSeed);
       if (part._tag === 'Left') throw part.left;
       return part.right;
     },
-  });
-  return { _tag: 'Right', right: result.value };
+  }).value;
+}
+generator.generate = (resource, bundle, source, seed) => {
+  const first = generate(resource, bundle, source, seed);
+  const check = first._tag === 'Right' && source && typeof source === 'object' ? validatorFor(source) : null;
+  if (!check) return first;
+  try {
+    return { _tag: 'Right', right: repaired(resource, bundle, source, seed, first.right, check) };
+  } catch (error) {
+    // A part the generator cannot make: serve the answer as generated; Prism's own check names
+    // what it breaks in sl-violations. A request must never take the process down.
+    process.stderr.write(`dynamic data for "${source.title ?? 'a schema'}" could not be repaired: ${error.message}\n`);
+    return first;
+  }
 };
 
 // Authentication schemes are case-insensitive (RFC 9110 §11.1); Prism's check wants "Bearer". It is
