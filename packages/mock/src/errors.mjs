@@ -23,15 +23,20 @@ function namedProperty(message) {
   return undefined;
 }
 
+const PLACES = ['body', 'query', 'path', 'header', 'headers'];
+
 /**
- * The field a request violation is about, as a dotted path (`devices.sda.disk_id`), or undefined
- * when it concerns no single field (a missing token, the content type).
+ * The field a violation is about, as a dotted path (`devices.sda.disk_id`), or undefined when it
+ * concerns no single field (a missing token, the content type). `parameters` are the operation's
+ * parameter names: Prism reports path parameters in lower case.
  */
-export function fieldOf(v) {
+export function fieldOf(v, parameters = []) {
   const [, where, ...rest] = v.location || [];
-  if (!['body', 'query', 'path', 'header'].includes(where)) return undefined;
-  const parts = [...rest, namedProperty(v.message)].filter((p) => p !== undefined);
-  return parts.length ? parts.join('.') : undefined;
+  if (!PLACES.includes(where)) return undefined;
+  const parts = [...rest, namedProperty(v.message)].filter((p) => p !== undefined).map(String);
+  if (!parts.length) return undefined;
+  if (where !== 'body') parts[0] = parameters.find((name) => name.toLowerCase() === parts[0].toLowerCase()) ?? parts[0];
+  return parts.join('.');
 }
 
 /** Prism's message without its "Request body property x" preamble, in the house style where it has one. */
@@ -45,21 +50,22 @@ export function reasonOf(v) {
   return message ? `${message[0].toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}` : 'The request breaks a rule of this operation.';
 }
 
+/** The violations worth telling: without the "must match then" that comes with a specific one. */
+export function significant(violations) {
+  const specific = violations.filter((v) => !COMPOSITE.has(v.code));
+  return specific.length ? specific : violations;
+}
+
 /**
  * ErrorDetail entries for violations, one per field and reason, specific ones before composites.
  * `parameters` are the operation's parameter names: Prism reports path parameters in lower case.
  */
 export function detailsOf(violations, parameters = []) {
-  const spelling = new Map(parameters.map((name) => [name.toLowerCase(), name]));
-  const errorOnes = violations.filter((v) => v.severity === undefined || v.severity === 'Error');
-  const specific = errorOnes.filter((v) => !COMPOSITE.has(v.code));
-  const chosen = specific.length ? specific : errorOnes;
+  const chosen = significant(violations.filter((v) => v.severity === undefined || v.severity === 'Error'));
   const seen = new Set();
   const details = [];
   for (const v of chosen) {
-    const where = v.location?.[1];
-    const raw = fieldOf(v);
-    const field = raw !== undefined && where !== 'body' ? raw.replace(/^[^.]+/, (name) => spelling.get(name.toLowerCase()) ?? name) : raw;
+    const field = fieldOf(v, parameters);
     const reason = reasonOf(v);
     const key = `${field} ${reason}`;
     if (seen.has(key)) continue;
@@ -81,10 +87,10 @@ export function parseViolations(header) {
 }
 
 /** A violation as a short phrase: which side, where, what is wrong (`response body.data.0.size: Must be integer.`). */
-export function describeViolation(v) {
-  const [side = 'request', ...where] = v.location || [];
-  const parts = [...where, namedProperty(v.message)].filter((p) => p !== undefined);
-  return `${side}${parts.length ? ` ${parts.join('.')}` : ''}: ${reasonOf(v)}`;
+export function describeViolation(v, parameters = []) {
+  const [side = 'request', where] = v.location || [];
+  const field = fieldOf(v, parameters);
+  return `${side}${where ? ` ${where}` : ''}${field ? `.${field}` : ''}: ${reasonOf(v)}`;
 }
 
 /**

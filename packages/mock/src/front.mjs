@@ -201,9 +201,10 @@ export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, 
     const isProblem = String(upstreamRes.headers['content-type'] || '').startsWith('application/problem+json');
     const requestViolations = violations.filter((v) => v.location?.[0] === 'request');
     const refusedWithExample = mode === 'mock' && !exchange.askedExample && (status === 400 || status === 422) && requestViolations.some((v) => v.code !== 401);
-    onExchange({ op: exchange.op, method: exchange.method, path: req.url, status, violations, problem: isProblem });
+    const told = (answered) => onExchange({ op: exchange.op, method: exchange.method, path: req.url, status: answered, violations, problem: isProblem });
 
     if (status < 400 || (!isProblem && !refusedWithExample)) {
+      told(status);
       const headers = { ...upstreamRes.headers };
       for (const name of HOP_BY_HOP) delete headers[name];
       res.writeHead(status, headers);
@@ -220,9 +221,11 @@ export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, 
         let problem = null;
         try { problem = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { /* not JSON after all */ }
         const mapped = fromProblem(problem, { proxy: mode === 'proxy', method: exchange.method, path: req.url.split('?')[0], parameters: exchange.op?.parameters });
+        told(mapped.status);
         answer(req, res, mapped.status, mapped.errors, { violations: mapped.violations, headers: passOn });
         return;
       }
+      told(400);
       answer(req, res, 400, explain(detailsOf(requestViolations, exchange.op?.parameters), requestViolations, exchange), { violations, headers: passOn });
     });
   }

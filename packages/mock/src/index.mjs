@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch as watchFile } from 'chokidar';
 import { basePathOf } from './derive.mjs';
-import { describeViolation } from './errors.mjs';
+import { describeViolation, significant } from './errors.mjs';
 import { createFrontServer } from './front.mjs';
 import { createRoutes } from './routes.mjs';
 
@@ -194,22 +194,26 @@ export async function startMock({
     if (mode !== 'proxy') return;
     const label = op ? `${op.operationId} (${method} ${op.template})` : `${method} ${url.split('?')[0]}`;
     if (problem && status >= 500 && !violations.length) stats.unanswered++;
-    for (const v of violations) {
-      if (v.severity !== 'Error') { log(`⚠ ${label} → ${status}: ${describeViolation(v)}`); continue; }
+    const said = (v) => describeViolation(v, op?.parameters);
+    let refused = false;
+    for (const v of [...significant(violations.filter((w) => w.location?.[0] === 'response')), ...significant(violations.filter((w) => w.location?.[0] !== 'response'))]) {
+      if (v.severity !== 'Error') { log(`⚠ ${label} → ${status}: ${said(v)}`); continue; }
       let line;
       if (v.location?.[0] === 'response') {
         stats.responseViolations++;
-        line = `✖ ${label} → ${status}: ${describeViolation(v)}`;
+        line = `✖ ${label} → ${status}: ${said(v)}`;
       } else if (status < 400) {
         stats.acceptedInvalid++;
-        line = `✖ ${label} → ${status}: accepted an invalid request, ${describeViolation(v)}`;
+        line = `✖ ${label} → ${status}: accepted an invalid request, ${said(v)}`;
       } else {
-        stats.refusedInvalid++;
-        line = `· ${label} → ${status}: refused an invalid request, ${describeViolation(v)}`;
+        // The client broke the contract and the implementation said so: as it should be.
+        refused = true;
+        continue;
       }
       violationLines.push(line);
       log(line);
     }
+    if (refused) stats.refusedInvalid++;
   }
 
   try {
