@@ -6,8 +6,7 @@
 // printed), or --proxy saw violations, or the --run command failed; 2 bad usage.
 import { spawn } from 'node:child_process';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { parseSize } from '../src/body.mjs';
-import { DEFAULT_MAX_BODY, startMock } from '../src/index.mjs';
+import { DEFAULT_MAX_BODY, parseSize } from '../src/body.mjs';
 
 function portNumber(value) {
   const port = Number(value);
@@ -33,6 +32,7 @@ const program = new Command('cloudapi-mock')
   .option('--errors', 'with --proxy: a violation fails the answer (400 for a request, 502 for a response) instead of only being printed')
   .option('--run <command>', 'start, run this shell command with MOCK_URL and MOCK_BASE_URL set, then stop; exit with its status (or 1 if --proxy saw violations)')
   .option('--no-watch', 'do not serve a rewritten mock document without a restart')
+  .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 150 MB)')
   .addHelpText('after', `
 Environment: PORT and HOST as --port and --host.
 Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 Prism could not be kept running (the cause is
@@ -62,11 +62,13 @@ try {
   process.exit(2);
 }
 
+// Loaded once the arguments are known good: --help and usage errors answer at once.
+const { startMock } = await import('../src/index.mjs');
 let mock;
 try {
   mock = await startMock({
     port: options.port, host: options.host, dynamic: Boolean(options.dynamic), seed: options.seed, proxy: options.proxy, errors: Boolean(options.errors),
-    maxBody: options.maxBody, watch: options.watch,
+    maxBody: options.maxBody, watch: options.watch, standby: options.standby,
   });
 } catch (error) {
   console.error(`✖ the mock did not start: ${error.message}`);
@@ -74,7 +76,7 @@ try {
 }
 
 const what = options.proxy ? `validating proxy in front of ${options.proxy}` : `mock of the API (${options.dynamic ? 'dynamic' : 'examples'})`;
-console.log(`✔ ${what} listening at ${mock.baseUrl}`);
+console.log(`✔ ${what} listening at ${mock.baseUrl} (Prism: pid ${mock.prismPid}${options.standby ? ', with a standby' : ''})`);
 
 let stopping = false;
 async function finish(status) {
@@ -91,6 +93,7 @@ async function finish(status) {
 }
 
 mock.failed.then((error) => {
+  process.exitCode = 1; // whatever happens next, this process does not end with 0
   console.error(`✖ the mock stopped: ${error.message}`);
   if (!stopping) { stopping = true; mock.stop().finally(() => process.exit(1)); }
 });

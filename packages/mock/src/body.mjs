@@ -2,6 +2,9 @@
 // so the client still reads the 413), and for JSON media types checked for syntax and nesting
 // before Prism sees them (Prism answers a 500 for deep nesting and its own body for bad JSON).
 
+/** The largest request body the mock reads unless told otherwise. */
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
 /** Reads a size such as `1048576`, `512KiB`, `1MiB` or `2MB` as bytes; throws on anything else. */
 export function parseSize(text) {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?\s*$/i.exec(String(text));
@@ -75,16 +78,16 @@ export function jsonDepth(buffer, limit) {
 }
 
 /**
- * Why a JSON body cannot be passed on, or null when it can: nested deeper than `maxDepth`, or not
- * JSON at all (with the parser's own words for where).
+ * A JSON body checked before Prism sees it: `{value}` when it parses, or `{problem}` saying why it
+ * cannot be passed on: nested deeper than `maxDepth`, or not JSON at all (with the parser's own
+ * words for where). An empty body is `{value: null}`.
  */
 export function jsonProblem(buffer, maxDepth) {
-  if (buffer.length === 0) return null;
-  if (jsonDepth(buffer, maxDepth) > maxDepth) return `The body nests objects and arrays more than ${maxDepth} levels deep.`;
+  if (buffer.length === 0) return { value: null };
+  if (jsonDepth(buffer, maxDepth) > maxDepth) return { problem: `The body nests objects and arrays more than ${maxDepth} levels deep.` };
   try {
-    JSON.parse(buffer.toString('utf8'));
-    return null;
+    return { value: JSON.parse(buffer.toString('utf8')) };
   } catch (error) {
-    return `The body is not valid JSON: ${error.message.replace(/\.$/, '')}.`;
+    return { problem: `The body is not valid JSON: ${error.message.replace(/\.$/, '')}.` };
   }
 }

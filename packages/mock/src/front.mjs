@@ -1,5 +1,5 @@
-// The front layer: a node:http server in the mock's own process that every request reaches
-// before Prism (a child process, see index.mjs). It refuses what would crash or mislead Prism,
+// The front layer: the mock's HTTP server, in the same process as Prism's engine (engine.mjs),
+// which it calls for every request it lets through. It refuses what would crash or mislead Prism,
 // with the spec's ErrorResponse:
 //
 //   malformed percent-escape in the URL   400  (Prism throws URIError and dies)
@@ -8,22 +8,31 @@
 //   a method the path does not declare    405 with Allow (mock mode)
 //   a Prefer the operation cannot honour  400 listing what it declares (mock mode)
 //
-// answers HEAD with the GET answer's headers, and rewrites Prism's error answers: problem+json
-// bodies become ErrorResponse, and a refused request's canned 400 example becomes the list of
-// the fields Prism found wrong (unless `Prefer: example=…` asked for an example). Everything else
-// is piped through untouched. Every refusal says why in `sl-violations`, as Prism does.
+// answers HEAD with the GET answer's headers and CORS preflights as Prism's server does, and
+// rewrites Prism's errors: problem+json bodies become ErrorResponse, and a refused request's canned
+// 400 example becomes the list of the fields Prism found wrong (unless `Prefer: example=…` asked
+// for an example). Every refusal says why in `sl-violations`, as Prism does.
 import http from 'node:http';
 import { isJsonType, jsonProblem, readBody } from './body.mjs';
-import { detailsOf, fromProblem, parseViolations, violation } from './errors.mjs';
+import { detailsOf, fromProblem, violation } from './errors.mjs';
 import { checkPreferences } from './prefer.mjs';
 import { allowedMethods } from './routes.mjs';
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade'];
 const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100; // Prism's own cap for the header
 
 function violationsHeader(violations) {
   const value = JSON.stringify(violations);
   return value.length > MAX_VIOLATIONS_HEADER ? `Too many violations! ${value.slice(0, MAX_VIOLATIONS_HEADER)}` : value;
+}
+
+// The CORS headers Prism's server sends on every answer.
+function corsHeaders(req) {
+  return {
+    'access-control-allow-origin': req.headers.origin || '*',
+    'access-control-allow-headers': req.headers['access-control-request-headers'] || '*',
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': req.headers['access-control-expose-headers'] || '*',
+  };
 }
 
 /** The first malformed percent-escape of a URL part, or null. */
@@ -42,8 +51,7 @@ function malformedEscape(text) {
  * path itself. Null when every part decodes.
  */
 function malformedPart(rawPath, rawQuery, route) {
-  const segments = rawPath.split('/');
-  for (const segment of segments) {
+  for (const segment of rawPath.split('/')) {
     if (malformedEscape(segment) === null) continue;
     const field = route ? Object.entries(route.params).find(([, value]) => value === segment)?.[0] : undefined;
     return { field, where: field ? `the path parameter ${field}` : 'the path', value: segment };
@@ -51,7 +59,7 @@ function malformedPart(rawPath, rawQuery, route) {
   for (const pair of rawQuery ? rawQuery.split('&') : []) {
     const [name, value = ''] = pair.split('=');
     if (malformedEscape(name) !== null) return { where: 'a query parameter name', value: name };
-    if (malformedEscape(value) !== null) return { field: malformedEscape(name) === null ? decodeURIComponent(name.replace(/\+/g, ' ')) : undefined, where: `the query parameter ${name}`, value };
+    if (malformedEscape(value) !== null) return { field: decodeURIComponent(name.replace(/\+/g, ' ')), where: `the query parameter ${name}`, value };
   }
   return null;
 }
@@ -59,23 +67,21 @@ function malformedPart(rawPath, rawQuery, route) {
 /**
  * @param {object} options
  * @param {'mock'|'proxy'} options.mode
- * @param {() => {routes: ReturnType<import('./routes.mjs').createRoutes>}} options.current the routes being served
- * @param {(failed?: object) => Promise<{port: number, agent: http.Agent}>} options.upstream Prism's address, once
- *   it answers; given the Prism a request just failed on, waits to see whether that one died
+ * @param {() => {routes: ReturnType<import('./routes.mjs').createRoutes>, engine: {answer: Function}}} options.current
+ *   the routes and the Prism engine serving now (a reload swaps both)
  * @param {number} options.maxBody bytes
  * @param {number} options.maxDepth nesting levels of a JSON body
  * @param {(exchange: object) => void} options.onExchange told of every answer Prism gave
  * @param {(line: string) => void} options.log
  */
-export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, onExchange, log }) {
+export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log }) {
   function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
     if (res.headersSent) { res.destroy(); return; }
     const body = JSON.stringify({ errors });
     res.writeHead(status, {
+      ...corsHeaders(req),
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
-      'access-control-allow-origin': req.headers.origin || '*',
-      'access-control-expose-headers': '*',
       ...(violations.length ? { 'sl-violations': violationsHeader(violations) } : {}),
       ...(close ? { connection: 'close' } : {}),
       ...headers,
@@ -89,10 +95,15 @@ export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, 
       answer(req, res, 400, [{ reason: 'The request target must be a path, such as /v4/regions.' }], { violations: [violation(['request', 'path'], 'MALFORMED_URL', target)] });
       return;
     }
+    if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
+      res.writeHead(204, { ...corsHeaders(req), 'access-control-allow-methods': req.headers['access-control-request-method'], vary: 'origin', 'content-length': '0' });
+      res.end();
+      return;
+    }
     const q = target.indexOf('?');
     const rawPath = q < 0 ? target : target.slice(0, q);
     const rawQuery = q < 0 ? '' : target.slice(q + 1);
-    const { routes } = current();
+    const { routes, engine } = current();
     const route = routes.match(rawPath);
 
     const malformed = malformedPart(rawPath, rawQuery, route);
@@ -109,7 +120,7 @@ export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, 
       op = route.operations.get('GET');
       method = 'GET'; // Prism has no HEAD; the GET answer is sent without its body
     }
-    if (route && !op && mode === 'mock' && method !== 'OPTIONS') {
+    if (route && !op && mode === 'mock') {
       const allow = allowedMethods(route);
       answer(req, res, 405, [{ reason: `${method} is not an operation of ${route.template}; it answers ${allow.join(', ')}.` }], {
         headers: { allow: allow.join(', ') }, violations: [violation(['request', 'method'], 'NO_METHOD_MATCHED_ERROR', `${route.template} has no ${method} operation`)],
@@ -118,20 +129,22 @@ export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, 
       return;
     }
 
-    const headers = { ...req.headers };
+    let headers = req.headers;
     let askedExample = false;
     if (mode === 'mock' && op) {
-      const preferences = checkPreferences(op, headers.prefer, new URLSearchParams(rawQuery));
+      const preferences = checkPreferences(op, headers.prefer, rawQuery.includes('__') ? new URLSearchParams(rawQuery) : undefined);
       if (preferences.error) {
         answer(req, res, 400, [{ reason: preferences.error }], { violations: [violation(['request', 'header', 'prefer'], 'PREFER', preferences.error)] });
         req.resume();
         return;
       }
-      if (preferences.prefer) headers.prefer = preferences.prefer;
+      if (preferences.prefer) headers = { ...headers, prefer: preferences.prefer };
       askedExample = preferences.example !== undefined;
     }
 
-    let body;
+    // Prism takes a JSON body parsed, any other body as text, and no body as null.
+    let body = null;
+    let raw;
     if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) {
       const read = await readBody(req, maxBody);
       if (read.aborted) { res.destroy(); return; }
@@ -142,92 +155,66 @@ export function createFrontServer({ mode, current, upstream, maxBody, maxDepth, 
         if (read.drop) res.on('finish', () => req.socket?.destroy());
         return;
       }
-      body = read.body;
-      const problem = isJsonType(headers['content-type']) ? jsonProblem(body, maxDepth) : null;
-      if (problem) {
-        answer(req, res, 400, [{ reason: problem }], { violations: [violation(['request', 'body'], 'INVALID_JSON', problem)] });
-        return;
+      raw = read.body;
+      if (isJsonType(headers['content-type'])) {
+        const parsed = jsonProblem(raw, maxDepth);
+        if (parsed.problem) {
+          answer(req, res, 400, [{ reason: parsed.problem }], { violations: [violation(['request', 'body'], 'INVALID_JSON', parsed.problem)] });
+          return;
+        }
+        body = parsed.value;
+      } else {
+        body = raw.toString('utf8');
       }
-      delete headers['transfer-encoding'];
-      headers['content-length'] = String(body.length);
     } else {
       req.resume();
     }
-    for (const name of HOP_BY_HOP) delete headers[name];
-    if (mode === 'proxy') headers['accept-encoding'] = 'identity'; // Prism re-serializes bodies; a compressed one would keep its stale header
 
-    await forward(req, res, { method, headers, body, op, route, askedExample });
+    let result;
+    try {
+      result = await engine.answer({ method, url: target, headers, body });
+    } catch (error) {
+      result = { status: 500, headers: {}, violations: [], problem: { type: error.name, detail: error.message } };
+    }
+    relay(req, res, result, { method, op, raw, body, askedExample });
   }
 
-  async function forward(req, res, exchange) {
-    let prism;
-    try {
-      prism = await upstream(exchange.failedOn);
-    } catch (error) {
-      answer(req, res, 503, [{ reason: `The mock cannot answer: ${error.message}` }], { violations: [violation(['request'], 'UNAVAILABLE', error.message)] });
+  function relay(req, res, result, exchange) {
+    const { status, violations } = result;
+    const requestViolations = violations.filter((v) => v.location?.[0] === 'request');
+    const passOn = {};
+    for (const [name, value] of Object.entries(result.headers)) if (/^(www-authenticate|retry-after)$/i.test(name)) passOn[name] = value;
+    const told = (answered) => onExchange({ op: exchange.op, method: exchange.method, path: req.url, status: answered, violations, problem: Boolean(result.problem) });
+
+    if (result.problem) {
+      const mapped = fromProblem(result.problem, { proxy: mode === 'proxy', method: exchange.method, path: req.url.split('?')[0], parameters: exchange.op?.parameters });
+      told(mapped.status);
+      answer(req, res, mapped.status, mapped.errors, { violations: [...violations, ...mapped.violations], headers: passOn });
       return;
     }
-    const upstreamReq = http.request({
-      host: '127.0.0.1', port: prism.port, agent: prism.agent, method: exchange.method, path: req.url, headers: exchange.headers,
+    told(status);
+    // The mock refused the request: name the fields Prism found wrong rather than its canned example.
+    if (mode === 'mock' && !exchange.askedExample && (status === 400 || status === 422) && requestViolations.some((v) => v.code !== 401)) {
+      answer(req, res, 400, explain(detailsOf(requestViolations, exchange.op?.parameters), requestViolations, exchange), { violations, headers: passOn });
+      return;
+    }
+    const body = result.body === undefined ? undefined : Buffer.from(result.body);
+    res.writeHead(status, {
+      ...corsHeaders(req),
+      ...result.headers,
+      ...(violations.length ? { 'sl-violations': violationsHeader(violations) } : {}),
+      'content-length': body ? body.length : 0,
     });
-    upstreamReq.setTimeout(120_000, () => upstreamReq.destroy(new Error('Prism did not answer within 120 s')));
-    upstreamReq.on('response', (upstreamRes) => relay(req, res, upstreamRes, exchange));
-    upstreamReq.on('error', (error) => {
-      if (res.headersSent) { res.destroy(); return; }
-      // Prism went away mid-request (a crash, a kill). The mock keeps no state: ask the next one.
-      if (mode === 'mock' && !exchange.failedOn) {
-        forward(req, res, { ...exchange, failedOn: prism });
-        return;
-      }
-      answer(req, res, 502, [{ reason: `Prism stopped before answering: ${error.message}.` }], { violations: [violation(['response'], 'UPSTREAM_ERROR', error.message)] });
-    });
-    upstreamReq.end(exchange.body);
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   // A `not` rule fails without naming a field in Prism's words; the schema says which.
   function explain(details, requestViolations, exchange) {
-    if (!exchange.op || !exchange.body || !requestViolations.some((v) => v.code === 'not' && v.location?.[1] === 'body')) return details;
-    let value;
-    try { value = JSON.parse(exchange.body.toString('utf8')); } catch { return details; }
-    const fields = current().routes.forbiddenFields(exchange.op, value);
+    if (!exchange.op || exchange.body === null || typeof exchange.body !== 'object' || !requestViolations.some((v) => v.code === 'not' && v.location?.[1] === 'body')) return details;
+    const fields = current().routes.forbiddenFields(exchange.op, exchange.body);
     if (!fields.length) return details;
     const named = details.filter((d) => d.field !== undefined || !/must not be valid/i.test(d.reason));
     return [...named, ...fields.map((field) => ({ field, reason: 'This field is not allowed together with the other fields sent (a rule of this operation; its description says when).' }))];
-  }
-
-  function relay(req, res, upstreamRes, exchange) {
-    const status = upstreamRes.statusCode;
-    const violations = parseViolations(upstreamRes.headers['sl-violations']);
-    const isProblem = String(upstreamRes.headers['content-type'] || '').startsWith('application/problem+json');
-    const requestViolations = violations.filter((v) => v.location?.[0] === 'request');
-    const refusedWithExample = mode === 'mock' && !exchange.askedExample && (status === 400 || status === 422) && requestViolations.some((v) => v.code !== 401);
-    const told = (answered) => onExchange({ op: exchange.op, method: exchange.method, path: req.url, status: answered, violations, problem: isProblem });
-
-    if (status < 400 || (!isProblem && !refusedWithExample)) {
-      told(status);
-      const headers = { ...upstreamRes.headers };
-      for (const name of HOP_BY_HOP) delete headers[name];
-      res.writeHead(status, headers);
-      if (req.method === 'HEAD') { upstreamRes.resume(); res.end(); } else upstreamRes.pipe(res);
-      return;
-    }
-    const chunks = [];
-    upstreamRes.on('data', (chunk) => chunks.push(chunk));
-    upstreamRes.on('error', () => res.destroy());
-    upstreamRes.on('end', () => {
-      const passOn = {};
-      for (const name of ['www-authenticate', 'retry-after']) if (upstreamRes.headers[name]) passOn[name] = upstreamRes.headers[name];
-      if (isProblem) {
-        let problem = null;
-        try { problem = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { /* not JSON after all */ }
-        const mapped = fromProblem(problem, { proxy: mode === 'proxy', method: exchange.method, path: req.url.split('?')[0], parameters: exchange.op?.parameters });
-        told(mapped.status);
-        answer(req, res, mapped.status, mapped.errors, { violations: mapped.violations, headers: passOn });
-        return;
-      }
-      told(400);
-      answer(req, res, 400, explain(detailsOf(requestViolations, exchange.op?.parameters), requestViolations, exchange), { violations, headers: passOn });
-    });
   }
 
   const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {

@@ -1,30 +1,30 @@
-// Starts and stops the mock: the front layer (front.mjs) on the public address, in this process,
-// and Prism (worker.mjs) in a supervised child process on an ephemeral loopback port.
+// Starts and stops the mock. This process only supervises: it holds the public port and hands
+// each connection to a worker process (worker.mjs) that runs the front layer and Prism's engine.
 //
-// - `startMock()` resolves once both answer, never after a fixed sleep.
-// - If Prism exits or is killed, it is restarted (said on the log) and requests wait for it; after
-//   too many exits in a row the mock gives up: `failed` resolves with the cause, and the bin
-//   exits 1 with it. A crash is never a clean exit.
+// - `startMock()` resolves once the worker answers, never after a fixed sleep.
+// - If the worker exits or is killed, the next connections wait while it is restarted (said on the
+//   log), or go at once to a standby worker kept ready (`standby`, the bin's default). After too
+//   many exits in a row the mock gives up: `failed` resolves with the cause, the port is closed,
+//   and the bin exits 1 with it. A crash is never a clean exit.
 // - The mock document is watched: a rewritten file (the build renames a new one into place) is
 //   served without a restart; `reload()` does the same on demand and resolves once it is served.
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch as watchFile } from 'chokidar';
+import { DEFAULT_MAX_BODY } from './body.mjs';
 import { basePathOf } from './derive.mjs';
-import { describeViolation, significant } from './errors.mjs';
-import { createFrontServer } from './front.mjs';
-import { createRoutes } from './routes.mjs';
+import { NO_COUNTS, addCounts } from './verdict.mjs';
 
+const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const mockDocumentPath = path.join(packageDir, 'dist', 'openapi.mock.json');
 const workerPath = fileURLToPath(new URL('./worker.mjs', import.meta.url));
-export const DEFAULT_MAX_BODY = 1024 * 1024;
+export { DEFAULT_MAX_BODY };
 export const DEFAULT_MAX_DEPTH = 64;
 
 /** A port the OS says is free now, for callers that need a number before starting something. */
@@ -40,10 +40,10 @@ export function freePort(host = '127.0.0.1') {
   });
 }
 
-function loadDocument(file) {
+function checkDocument(file) {
   if (typeof file !== 'string') throw new Error('document must be the path of a mock document (see deriveMockDocument in @cloudapi/mock/derive).');
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     if (error.code === 'ENOENT') throw new Error(`${file} is missing: run \`npm run build\` first (it derives the mock document from the spec's bundle).`);
     throw new Error(`${file} is not a readable JSON document: ${error.message}`);
@@ -61,6 +61,22 @@ function prismErrors({ dynamic, proxy, errors }) {
   return !dynamic;
 }
 
+/** The implementation's root: the mock document's paths carry the base path (/v4/...) already. */
+function upstreamOf(proxy, basePath) {
+  let url;
+  try { url = new URL(proxy); } catch { throw new Error(`--proxy "${proxy}" is not a URL, e.g. http://127.0.0.1:4020/v4.`); }
+  if (!/^https?:$/.test(url.protocol)) throw new Error(`--proxy "${proxy}" must be an http or https URL.`);
+  const trimmed = url.pathname.replace(/\/+$/, '');
+  if (basePath && trimmed.endsWith(basePath)) url.pathname = trimmed.slice(0, -basePath.length) || '/';
+  return url.href;
+}
+
+// What a connection gets when no worker could take it in time: a 503 ErrorResponse, then closed.
+function unavailable(socket, reason) {
+  const body = JSON.stringify({ errors: [{ reason }] });
+  socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 /**
  * @param {object} [options]
  * @param {number} [options.port] 4010 by default; 0 picks a free port.
@@ -73,80 +89,145 @@ function prismErrors({ dynamic, proxy, errors }) {
  * @param {number} [options.maxBody] the largest request body accepted, in bytes (1 MiB).
  * @param {number} [options.maxDepth] the deepest nesting of a JSON request body (64).
  * @param {boolean} [options.watch] serve a rewritten mock document without a restart (true).
+ * @param {boolean} [options.standby] keep a second worker ready to take over at once if the first dies (false).
  * @param {(line: string) => void} [options.log] where restarts, reloads and violations are told (stderr).
- * @param {number} [options.timeoutMs] how long to wait for Prism to listen.
+ * @param {number} [options.timeoutMs] how long to wait for a worker to start or reload.
  * @param {string} [options.document] another mock document (see `deriveMockDocument` in `@cloudapi/mock/derive`).
+ * @param {number} [options.maxRestarts] exits within `restartWindowMs` before the mock gives up (5 in 60 s).
+ * @param {boolean} [options.anchor] also serve Prism's own HTTP server, without the front layer, at `prismUrl` (benchmarks).
  */
 export async function startMock({
   port = 4010, host = '127.0.0.1', dynamic = false, seed, proxy, errors = false, maxBody = DEFAULT_MAX_BODY, maxDepth = DEFAULT_MAX_DEPTH,
-  watch = true, log = (line) => process.stderr.write(`${line}\n`), timeoutMs = 30_000, document = mockDocumentPath,
-  maxRestarts = 5, restartWindowMs = 60_000,
+  watch = true, standby = false, log = (line) => process.stderr.write(`${line}\n`), timeoutMs = 30_000, document = mockDocumentPath,
+  maxRestarts = 5, restartWindowMs = 60_000, anchor = false,
 } = {}) {
+  checkDocument(document);
+  const basePath = basePathOf(JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8')));
   const mode = proxy ? 'proxy' : 'mock';
-  const initial = loadDocument(document);
-  const basePath = basePathOf(JSON.parse(readFileSync(resolveBundle(), 'utf8')));
-  let upstreamUrl;
-  if (proxy) {
-    try { upstreamUrl = new URL(proxy); } catch { throw new Error(`--proxy "${proxy}" is not a URL, e.g. http://127.0.0.1:4020/v4.`); }
-    if (!/^https?:$/.test(upstreamUrl.protocol)) throw new Error(`--proxy "${proxy}" must be an http or https URL.`);
-    // The mock document's paths carry the base path (/v4/...), so Prism forwards to the root.
-    const trimmed = upstreamUrl.pathname.replace(/\/+$/, '');
-    if (basePath && trimmed.endsWith(basePath)) upstreamUrl.pathname = trimmed.slice(0, -basePath.length) || '/';
-  }
-  const workerOptions = { document, dynamic, seed, errors: prismErrors({ dynamic, proxy, errors }), upstream: upstreamUrl?.href };
+  const workerOptions = {
+    document, dynamic, seed, maxBody, maxDepth, anchor,
+    errors: prismErrors({ dynamic, proxy, errors }),
+    upstream: proxy ? upstreamOf(proxy, basePath) : undefined,
+  };
 
   let output = '';
   const collect = (chunk) => { output = (output + chunk).slice(-200_000); };
+  const totals = { ...NO_COUNTS };
+  const violationLines = [];
   let stopping = false;
   let failure = null;
   let reportFailure;
   const failed = new Promise((resolve) => { reportFailure = resolve; });
-  let routes = createRoutes(initial);
-  let prism = null; // {child, port, agent}
-  let pending = null; // a restart under way
+  let active = null; // the worker connections go to
+  let spare = null; // with `standby`: a worker ready to take over
+  let restarting = null; // a worker starting to become active
+  const waiting = []; // connections that came while no worker was active
   const exits = [];
 
-  function spawnPrism() {
+  function onMessage(message) {
+    if (message?.type === 'log') log(message.line);
+    if (message?.type === 'exchange') {
+      addCounts(totals, message.counts);
+      for (const line of message.lines) {
+        if (line.startsWith('✖')) violationLines.push(line);
+        log(line);
+      }
+    }
+  }
+
+  function spawnWorker() {
     const child = fork(workerPath, [JSON.stringify(workerOptions)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
+    child.on('message', onMessage);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => fail(new Error(`Prism did not start listening within ${timeoutMs} ms.\n${output.slice(-4000)}`)), timeoutMs);
-      const onMessage = (message) => {
-        if (message?.type !== 'listening') return;
+      const onReady = (message) => {
+        if (message?.type !== 'ready') return;
         cleanup();
-        const started = { child, port: message.port, agent: new http.Agent({ keepAlive: true, maxSockets: 256 }) };
-        started.exited = new Promise((resolve) => child.on('exit', (code, signal) => { onPrismExit(started, code, signal); resolve(); }));
-        resolve(started);
+        const worker = { child, prismPort: message.prismPort, handed: new Map() };
+        child.on('message', (m) => { if (m?.type === 'took') took(worker, m.id); });
+        worker.exited = new Promise((done) => child.on('exit', (code, signal) => { onWorkerExit(worker, code, signal); done(); }));
+        resolve(worker);
       };
-      const onExit = (code, signal) => fail(new Error(`Prism exited before listening (code ${code}, signal ${signal}).\n${output.slice(-4000)}`));
+      const onEarlyExit = (code, signal) => fail(new Error(`Prism exited before listening (code ${code}, signal ${signal}).\n${output.slice(-4000)}`));
       function cleanup() {
         clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
+        child.off('message', onReady);
+        child.off('exit', onEarlyExit);
       }
       function fail(error) {
         cleanup();
         child.kill('SIGKILL');
         reject(error);
       }
-      child.on('message', onMessage);
-      child.on('exit', onExit);
-      child.on('error', (error) => fail(error));
+      child.on('message', onReady);
+      child.on('exit', onEarlyExit);
+      child.on('error', fail);
     });
+  }
+
+  // A connection is sent with its handle kept open here until the worker says it took it; then
+  // this copy is closed (the connection lives on in the worker). A worker that dies first never
+  // read it, so it goes whole, request unread, to the next worker.
+  let nextSocketId = 0;
+  function handOver(worker, socket) {
+    const id = ++nextSocketId;
+    worker.handed.set(id, socket);
+    worker.child.send({ type: 'connection', id }, socket, { keepOpen: true }, (error) => {
+      if (error) rescue(worker);
+    });
+  }
+  function took(worker, id) {
+    const socket = worker.handed.get(id);
+    worker.handed.delete(id);
+    socket?.destroy(); // closes this process's descriptor only; the worker has its own
+  }
+  function rescue(worker) {
+    const stranded = [...worker.handed.values()].filter((socket) => !socket.destroyed);
+    worker.handed.clear();
+    for (const socket of stranded) {
+      if (active && active !== worker) handOver(active, socket);
+      else waiting.push(socket);
+    }
+  }
+
+  function activate(worker) {
+    active = worker;
+    while (waiting.length) handOver(worker, waiting.shift());
+  }
+
+  function keepSpare() {
+    if (!standby || spare || stopping || failure) return;
+    spare = { starting: true };
+    spawnWorker().then((worker) => {
+      if (stopping || failure) { worker.child.kill('SIGKILL'); spare = null; return; }
+      spare = worker;
+      log(`✔ a standby Prism (pid ${worker.child.pid}) is ready to take over.`);
+    }, () => { spare = null; });
   }
 
   function giveUp(reason) {
     if (failure) return;
     failure = new Error(reason);
     log(`✖ ${reason}`);
+    if (server.listening) server.close();
+    while (waiting.length) unavailable(waiting.shift(), `The mock stopped: ${reason.split('\n')[0]}`);
+    for (const worker of [active, spare]) worker?.child?.kill('SIGKILL');
+    restarting?.then(() => {}, () => {});
     reportFailure(failure);
   }
 
-  function onPrismExit(which, code, signal) {
-    which.agent.destroy();
-    if (stopping || which !== prism) return;
-    prism = null;
+  function onWorkerExit(worker, code, signal) {
+    const wasActive = worker === active;
+    if (wasActive) active = null;
+    if (worker === spare) spare = null;
+    if (stopping || failure) {
+      for (const socket of worker.handed.values()) socket.destroy();
+      worker.handed.clear();
+      return;
+    }
+    rescue(worker);
     const cause = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     const now = Date.now();
     exits.push(now);
@@ -155,112 +236,85 @@ export async function startMock({
       giveUp(`Prism ${cause}: ${exits.length} exits in ${Math.round(restartWindowMs / 1000)} s, more than the ${maxRestarts} restarts allowed, so the mock stops. Prism's last output:\n${output.slice(-2000)}`);
       return;
     }
-    log(`✖ Prism (pid ${which.child.pid}) ${cause}; restarting it.`);
-    pending = (async () => {
-      try {
-        const restarted = await spawnPrism();
-        if (stopping) { restarted.child.kill('SIGKILL'); return null; }
-        try { routes = createRoutes(loadDocument(document)); } catch { /* keep the routes served so far */ }
-        prism = restarted;
-        log(`✔ Prism is back (pid ${restarted.child.pid}) after ${((Date.now() - now) / 1000).toFixed(1)} s.`);
-        return restarted;
-      } catch (error) {
-        giveUp(`Prism ${cause} and could not be restarted: ${error.message}`);
-        return null;
-      } finally {
-        pending = null;
-      }
-    })();
-  }
-
-  /**
-   * Prism's address; waits for a restart under way. `failed` is the Prism a request just failed
-   * on: its exit may not have been seen yet, so it gets a moment to show whether it died.
-   */
-  async function upstream(failed) {
-    if (failed && prism === failed) await Promise.race([failed.exited, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-    if (prism) return prism;
-    if (failure) throw failure;
-    const restarted = await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, timeoutMs, null))]);
-    if (restarted) return restarted;
-    throw failure ?? new Error(`Prism is restarting and did not answer within ${timeoutMs} ms`);
-  }
-
-  // Counts of what passed, and in proxy mode one log line per violation.
-  const stats = { exchanges: 0, responseViolations: 0, acceptedInvalid: 0, refusedInvalid: 0, unanswered: 0 };
-  const violationLines = [];
-  function onExchange({ op, method, path: url, status, violations, problem }) {
-    stats.exchanges++;
-    if (mode !== 'proxy') return;
-    const label = op ? `${op.operationId} (${method} ${op.template})` : `${method} ${url.split('?')[0]}`;
-    if (problem && status >= 500 && !violations.length) stats.unanswered++;
-    const said = (v) => describeViolation(v, op?.parameters);
-    let refused = false;
-    for (const v of [...significant(violations.filter((w) => w.location?.[0] === 'response')), ...significant(violations.filter((w) => w.location?.[0] !== 'response'))]) {
-      if (v.severity !== 'Error') { log(`⚠ ${label} → ${status}: ${said(v)}`); continue; }
-      let line;
-      if (v.location?.[0] === 'response') {
-        stats.responseViolations++;
-        line = `✖ ${label} → ${status}: ${said(v)}`;
-      } else if (status < 400) {
-        stats.acceptedInvalid++;
-        line = `✖ ${label} → ${status}: accepted an invalid request, ${said(v)}`;
-      } else {
-        // The client broke the contract and the implementation said so: as it should be.
-        refused = true;
-        continue;
-      }
-      violationLines.push(line);
-      log(line);
+    if (!wasActive) { keepSpare(); return; }
+    log(`✖ Prism (pid ${worker.child.pid}) ${cause}; restarting it.`);
+    if (spare?.child) {
+      const next = spare;
+      spare = null;
+      activate(next);
+      log(`✔ Prism is back (pid ${next.child.pid}) after ${((Date.now() - now) / 1000).toFixed(1)} s: the standby took over.`);
+      keepSpare();
+      return;
     }
-    if (refused) stats.refusedInvalid++;
+    restarting = spawnWorker().then((next) => {
+      restarting = null;
+      if (stopping || failure) { next.child.kill('SIGKILL'); return; }
+      activate(next);
+      log(`✔ Prism is back (pid ${next.child.pid}) after ${((Date.now() - now) / 1000).toFixed(1)} s.`);
+      keepSpare();
+    }, (error) => {
+      restarting = null;
+      giveUp(`Prism ${cause} and could not be restarted: ${error.message}`);
+    });
   }
+
+  // Connections arrive paused; the worker reads them. With no worker active they wait (as long
+  // as a start may take), then get a 503.
+  const server = createServer({ pauseOnConnect: true }, (socket) => {
+    socket.on('error', () => {});
+    if (failure) { unavailable(socket, `The mock stopped: ${failure.message.split('\n')[0]}`); return; }
+    if (active) { handOver(active, socket); return; }
+    waiting.push(socket);
+    setTimeout(() => {
+      const at = waiting.indexOf(socket);
+      if (at >= 0) { waiting.splice(at, 1); unavailable(socket, `Prism is restarting and did not take this connection within ${timeoutMs} ms.`); }
+    }, timeoutMs).unref();
+  });
 
   try {
-    prism = await spawnPrism();
+    activate(await spawnWorker());
   } catch (error) {
     throw new Error(`Prism did not start: ${error.message}`);
   }
-  const front = createFrontServer({ mode, current: () => ({ routes }), upstream, maxBody, maxDepth, onExchange, log });
   try {
     await new Promise((resolve, reject) => {
-      front.once('error', reject);
-      front.listen(port, host, () => { front.off('error', reject); resolve(); });
+      server.once('error', reject);
+      server.listen(port, host, () => { server.off('error', reject); resolve(); });
     });
   } catch (error) {
     stopping = true;
-    prism.child.kill('SIGKILL');
+    active.child.kill('SIGKILL');
     throw new Error(error.code === 'EADDRINUSE' ? `${host}:${port} is already in use.` : error.message);
   }
-  front.on('error', (error) => giveUp(`the mock's server failed: ${error.message}`));
-  failed.then(() => { front.close(); front.closeAllConnections(); prism?.child.kill('SIGKILL'); });
+  server.on('error', (error) => giveUp(`the mock's server failed: ${error.message}`));
+  keepSpare();
 
-  // Reloads run one at a time; the front layer switches to the new routes and the new Prism
-  // server together, once Prism serves the rewritten document.
+  // Reloads run one at a time. The worker swaps its engine and routes together once the new
+  // document is loaded; until then it serves the previous one. A standby reloads too.
   let reloading = Promise.resolve();
   let reloadId = 0;
+  function ask(worker, id) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { worker.child.off('message', onReply); reject(new Error(`Prism did not reload within ${timeoutMs} ms`)); }, timeoutMs);
+      function onReply(message) {
+        if (message?.id !== id) return;
+        clearTimeout(timer);
+        worker.child.off('message', onReply);
+        if (message.type === 'reloaded') resolve(message); else reject(new Error(message.message));
+      }
+      worker.child.on('message', onReply);
+      worker.child.send({ type: 'reload', id });
+    });
+  }
   function reload() {
     const run = reloading.then(async () => {
       const began = performance.now();
-      const nextRoutes = createRoutes(JSON.parse(await readFile(document, 'utf8')));
-      const current = await upstream();
+      JSON.parse(await readFile(document, 'utf8')); // a broken document fails here, before any worker is asked
+      if (!active) await restarting;
+      if (!active) throw failure ?? new Error('no Prism is running');
       const id = ++reloadId;
-      const reply = await new Promise((resolve, reject) => {
-        const timer = setTimeout(() => { current.child.off('message', onMessage); reject(new Error(`Prism did not reload within ${timeoutMs} ms`)); }, timeoutMs);
-        function onMessage(message) {
-          if (message?.id !== id) return;
-          clearTimeout(timer);
-          current.child.off('message', onMessage);
-          if (message.type === 'reloaded') resolve(message); else reject(new Error(message.message));
-        }
-        current.child.on('message', onMessage);
-        current.child.send({ type: 'reload', id });
-      });
-      const previousAgent = current.agent;
-      current.port = reply.port;
-      current.agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-      setTimeout(() => previousAgent.destroy(), 2_000).unref();
-      routes = nextRoutes;
+      if (spare?.child) ask(spare, id).catch(() => spare?.child?.kill('SIGKILL'));
+      const reply = await ask(active, id);
       return { operations: reply.operations, ms: performance.now() - began };
     });
     reloading = run.catch(() => {});
@@ -276,7 +330,7 @@ export async function startMock({
       clearTimeout(timer);
       timer = setTimeout(() => {
         reload().then(
-          ({ operations, ms }) => log(`↻ mock reloaded: ${operations} operations, served ${Math.round(ms)} ms after the document changed`),
+          ({ operations, ms }) => log(`↻ mock reloaded: ${operations} operations, served ${Math.round(ms)} ms after the change was seen`),
           (error) => log(`✖ mock reload failed, still serving the previous document: ${error.message}`),
         );
       }, 25);
@@ -284,7 +338,7 @@ export async function startMock({
     await new Promise((resolve) => watcher.once('ready', resolve));
   }
 
-  const { port: boundPort } = front.address();
+  const { port: boundPort } = server.address();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
   let stopped = null;
   return {
@@ -292,39 +346,40 @@ export async function startMock({
     baseUrl: `${url}${basePath}`,
     port: boundPort,
     mode,
-    /** What Prism printed, for failure messages. */
+    /** What the worker printed, for failure messages. */
     output: () => output,
     /** Serves the mock document as it is on disk now; resolves once it is served. */
     reload,
     /** Resolves with an Error if the mock gave up (Prism kept exiting); never otherwise. */
     failed,
-    /** Prism's own address, without the front layer (benchmarks compare the two). */
-    get prismUrl() { return prism ? `http://127.0.0.1:${prism.port}` : null; },
-    /** The pid of the Prism process serving now. */
-    get prismPid() { return prism?.child.pid ?? null; },
-    /** Counts of the exchanges so far; in proxy mode, of the violations. */
-    stats: () => ({ ...stats, violations: stats.responseViolations + stats.acceptedInvalid }),
-    /** The violation lines logged so far (proxy mode). */
+    /** The pid of the worker (Prism and the front layer) serving now. */
+    get prismPid() { return active?.child.pid ?? null; },
+    /** With `standby`: the pid of the worker ready to take over, once it is ready. */
+    get standbyPid() { return spare?.child?.pid ?? null; },
+    /** With `anchor`: Prism's own HTTP server, without the front layer. */
+    get prismUrl() { return active?.prismPort ? `http://127.0.0.1:${active.prismPort}` : null; },
+    /** Proxy mode: counts of the exchanges and of the violations so far. */
+    stats: () => ({ ...totals, violations: totals.responseViolations + totals.acceptedInvalid }),
+    /** Proxy mode: the violation lines logged so far. */
     violations: () => [...violationLines],
     stop() {
       stopped ??= (async () => {
         stopping = true;
         await watcher?.close();
-        front.closeAllConnections();
-        await new Promise((resolve) => front.close(() => resolve()));
-        const child = prism?.child ?? (await pending)?.child;
-        if (!child || child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(timer);
+        // No new connection from here on. (Its callback is not awaited: it waits for every worker
+        // that was ever handed a connection to confirm, and a killed one never does.)
+        if (server.listening) server.close();
+        while (waiting.length) waiting.shift().destroy();
+        await restarting;
+        const workers = [active, spare].filter((w) => w?.child && w.child.exitCode === null && w.child.signalCode === null);
+        await Promise.all(workers.map(async (worker) => {
+          worker.child.kill('SIGTERM');
+          const timer = setTimeout(() => worker.child.kill('SIGKILL'), 5_000);
+          await worker.exited;
+          clearTimeout(timer);
+        }));
       })();
       return stopped;
     },
   };
-}
-
-function resolveBundle() {
-  return createRequire(import.meta.url).resolve('@cloudapi/spec/openapi.json');
 }

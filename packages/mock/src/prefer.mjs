@@ -15,7 +15,7 @@ function list(values) {
  * Checks the preferences of a request to `op` (see routes.mjs).
  * @param {object} op
  * @param {string|undefined} preferHeader
- * @param {URLSearchParams} query
+ * @param {URLSearchParams} [query] the query, when it may hold `__code` and the like
  * @returns {{error: string} | {prefer?: string, example?: string}} `prefer`, when set, is the header
  *   to send Prism instead: an example of an error response needs its status named, or Prism looks
  *   for it among the success examples only.
@@ -24,7 +24,7 @@ export function checkPreferences(op, preferHeader, query) {
   const fromHeader = preferHeader !== undefined;
   const prefs = fromHeader
     ? parsePreferHeader(preferHeader)
-    : { code: query.get('__code') ?? undefined, example: query.get('__example') ?? undefined, dynamic: query.get('__dynamic') ?? undefined };
+    : { code: query?.get('__code') ?? undefined, example: query?.get('__example') ?? undefined, dynamic: query?.get('__dynamic') ?? undefined };
   const say = (name, value) => (fromHeader ? `Prefer: ${name}=${value}` : `__${name}=${value}`);
   const statuses = [...op.examples.keys()];
 

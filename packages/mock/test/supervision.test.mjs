@@ -11,10 +11,18 @@ import { childrenOf, runBin } from './support/processes.mjs';
 const cleanups = [];
 afterEach(async () => { while (cleanups.length) await cleanups.pop()(); });
 
+function documentCopy() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cloudapi-mock-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const document = path.join(dir, 'openapi.mock.json');
+  copyFileSync(mockDocumentPath, document);
+  return document;
+}
+
 describe('supervision of Prism', () => {
-  it('restarts Prism killed with SIGKILL; the next request waits for it and is answered', async () => {
+  it('restarts Prism killed with SIGKILL, the next request waits for it; past the restarts allowed it gives up and closes its port', async () => {
     const logged = [];
-    const mock = await startMock({ port: 0, watch: false, log: (line) => logged.push(line) });
+    const mock = await startMock({ port: 0, watch: false, maxRestarts: 1, log: (line) => logged.push(line) });
     cleanups.push(() => mock.stop());
     const first = mock.prismPid;
     process.kill(first, 'SIGKILL');
@@ -24,13 +32,15 @@ describe('supervision of Prism', () => {
     expect(mock.prismPid).not.toBe(first);
     expect(logged.join('\n')).toMatch(new RegExp(`Prism \\(pid ${first}\\) was killed by SIGKILL; restarting it`));
     expect(logged.join('\n')).toMatch(/Prism is back \(pid \d+\) after \d+\.\d s/);
+
+    process.kill(mock.prismPid, 'SIGKILL');
+    expect((await mock.failed).message).toMatch(/Prism was killed by SIGKILL: 2 exits in 60 s, more than the 1 restarts allowed/);
+    // Nothing answers after a failure the mock cannot repair: a client sees it down, not a half-mock.
+    await expect(fetch(`${mock.baseUrl}/regions`)).rejects.toThrow(/fetch failed/);
   }, 90_000);
 
   it('gives up with the cause when Prism cannot be restarted', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'cloudapi-mock-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const document = path.join(dir, 'openapi.mock.json');
-    copyFileSync(mockDocumentPath, document);
+    const document = documentCopy();
     const mock = await startMock({ port: 0, watch: false, document, log: () => {} });
     cleanups.push(() => mock.stop());
     rmSync(document); // the restart will not find it
@@ -39,19 +49,22 @@ describe('supervision of Prism', () => {
     expect(failure.message).toMatch(/Prism was killed by SIGKILL and could not be restarted: Prism exited before listening/);
     expect(failure.message).toMatch(/openapi\.mock\.json/); // Prism's own words about the missing file
   }, 90_000);
+
+  it('refuses to start when Prism does not listen in time', async () => {
+    await expect(startMock({ port: 0, watch: false, timeoutMs: 1 })).rejects.toThrow(/Prism did not start listening within 1 ms/);
+  });
 });
 
 describe('the bin under supervision', () => {
-  it('comes back after its Prism is killed, and exits 1 naming the cause when Prism keeps dying', async () => {
+  it('hands over to its standby at once when its Prism is killed, and exits 1 naming the cause when Prism keeps dying', async () => {
     const bin = runBin(['--no-watch']);
     cleanups.push(() => { bin.child.kill('SIGKILL'); });
-    const [baseUrl] = await bin.waitFor(/http:\/\/127\.0\.0\.1:\d+\/v4/);
-    const [prism] = childrenOf(bin.child.pid);
-    expect(prism).toBeTypeOf('number');
-    process.kill(prism, 'SIGKILL');
+    const [, baseUrl, pid] = await bin.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/v4) \(Prism: pid (\d+), with a standby\)/);
+    await bin.waitFor(/a standby Prism \(pid \d+\) is ready to take over/);
+    process.kill(Number(pid), 'SIGKILL');
     const again = await fetch(`${baseUrl}/regions`);
     expect(again.status).toBe(200);
-    await bin.waitFor(/Prism is back/);
+    await bin.waitFor(/Prism is back \(pid \d+\) after \d+\.\d s: the standby took over/);
 
     // Now kill every Prism it starts, as fast as it starts them, until it gives up.
     const killer = setInterval(() => { for (const pid of childrenOf(bin.child.pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } } }, 100);
@@ -60,16 +73,4 @@ describe('the bin under supervision', () => {
     expect(result.code).toBe(1);
     expect(bin.stderr()).toMatch(/✖ the mock stopped: Prism was killed by SIGKILL( and could not be restarted|: \d+ exits in 60 s, more than the 5 restarts allowed)/);
   }, 120_000);
-});
-
-describe('limits', () => {
-  it('refuses to start when Prism does not listen in time, and closes its port when it gives up', async () => {
-    await expect(startMock({ port: 0, watch: false, timeoutMs: 1 })).rejects.toThrow(/Prism did not start listening within 1 ms/);
-    const mock = await startMock({ port: 0, watch: false, maxRestarts: 0, log: () => {} });
-    cleanups.push(() => mock.stop());
-    process.kill(mock.prismPid, 'SIGKILL');
-    expect((await mock.failed).message).toMatch(/Prism was killed by SIGKILL: 1 exits in 60 s, more than the 0 restarts allowed/);
-    // Nothing answers after a failure the mock cannot repair: a client sees it down, not a half-mock.
-    await expect(fetch(`${mock.baseUrl}/regions`)).rejects.toThrow(/fetch failed/);
-  }, 90_000);
 });
