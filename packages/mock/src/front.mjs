@@ -202,7 +202,9 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     res.writeHead(status, {
       ...corsHeaders(req),
       ...result.headers,
-      ...(violations.length ? { 'sl-violations': violationsHeader(violations) } : {}),
+      // In front of an implementation its answers pass as they came (the proxy tells violations
+      // on its own output), so a client or the contract kit sees the implementation, not Prism.
+      ...(violations.length && mode === 'mock' ? { 'sl-violations': violationsHeader(violations) } : {}),
       'content-length': body ? body.length : 0,
     });
     res.end(req.method === 'HEAD' ? undefined : body);

@@ -46,9 +46,9 @@ describe('cloudapi-mock', () => {
   });
 
   it('serves the mock until SIGINT, then exits 0', async () => {
-    const bin = runBin(['--no-watch']);
+    const bin = runBin(['--no-watch', '--no-standby']);
     const [baseUrl] = await bin.waitFor(/http:\/\/127\.0\.0\.1:\d+\/v4/);
-    expect(bin.stdout()).toMatch(/✔ mock of the API \(examples\) listening at/);
+    expect(bin.stdout()).toMatch(/✔ mock of the API \(examples\) listening at .* \(Prism: pid \d+\)\n/);
     expect((await fetch(`${baseUrl}/regions`)).status).toBe(200);
     bin.child.kill('SIGINT');
     expect(await bin.exited).toEqual({ code: 0, signal: null });
