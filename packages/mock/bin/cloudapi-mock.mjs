@@ -32,7 +32,7 @@ const program = new Command('cloudapi-mock')
   .option('--errors', 'with --proxy: a violation fails the answer (400 for a request, 502 for a response) instead of only being printed')
   .option('--run <command>', 'start, run this shell command with MOCK_URL and MOCK_BASE_URL set, then stop; exit with its status (or 1 if --proxy saw violations)')
   .option('--no-watch', 'do not serve a rewritten mock document without a restart')
-  .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 150 MB)')
+  .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 130 MB)')
   .addHelpText('after', `
 Environment: PORT and HOST as --port and --host.
 Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 Prism could not be kept running (the cause is

@@ -5,7 +5,7 @@
 import { startMock } from '../src/index.mjs';
 
 const mock = await startMock({ port: 0, watch: false, anchor: true, standby: process.env.BENCH_STANDBY === '1', log: () => {} });
-process.send({ url: mock.url, baseUrl: mock.baseUrl, prismUrl: mock.prismUrl });
+process.send({ url: mock.url, baseUrl: mock.baseUrl, prismUrl: mock.prismUrl, workerPid: mock.prismPid });
 
 async function answersAgain() {
   for (;;) {

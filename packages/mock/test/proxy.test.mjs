@@ -124,24 +124,6 @@ describe('the validating proxy with errors on', () => {
   });
 });
 
-describe('an implementation that does not answer', () => {
-  it('gets a 502 ErrorResponse saying so', async () => {
-    const gone = await startStandIn();
-    await gone.stop();
-    const orphan = await startMock({ port: 0, proxy: gone.baseUrl, watch: false, log: () => {} });
-    try {
-      const response = await fetch(`${orphan.baseUrl}/regions`);
-      expect(response.status).toBe(502);
-      const body = await response.json();
-      expect(errorResponseProblems(body)).toEqual([]);
-      expect(body.errors[0].reason).toMatch(/could not be reached/);
-      expect(orphan.stats().unanswered).toBe(1);
-    } finally {
-      await orphan.stop();
-    }
-  }, 60_000);
-});
-
 describe.concurrent('cloudapi-mock --proxy URL --run COMMAND', () => {
   const client = (path) => `node -e "fetch(process.env.MOCK_BASE_URL + '${path}', { headers: { authorization: 'Bearer t' } }).then((r) => process.exit(r.status === 200 ? 0 : 3))"`;
   async function run(path, tamper) {
@@ -171,4 +153,17 @@ describe.concurrent('cloudapi-mock --proxy URL --run COMMAND', () => {
   it('exits with the command\'s own status when it fails', async () => {
     expect((await run('/no-such-path', null)).code).toBe(3);
   }, 90_000);
+});
+
+describe('an implementation that stops answering', () => {
+  it('gets a 502 ErrorResponse saying so (the last test here: it stops the stand-in)', async () => {
+    await standIn.stop();
+    const before = proxy.stats().unanswered;
+    const response = await fetch(`${proxy.baseUrl}/regions`);
+    expect(response.status).toBe(502);
+    const body = await response.json();
+    expect(errorResponseProblems(body)).toEqual([]);
+    expect(body.errors[0].reason).toMatch(/could not be reached/);
+    expect(proxy.stats().unanswered).toBe(before + 1);
+  });
 });
