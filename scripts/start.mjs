@@ -84,10 +84,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// Watch mode. A change rebuilds the bundle, the mock's document (Prism reloads it by itself) and
-// the docs: the part of the graph a preview needs, in a few seconds; `npm run build` rebuilds the
-// types and the client. Lint runs on the sources meanwhile, and the new bundle is compared with
-// the one this session started from.
+// Watch mode. A change rebuilds the bundle, the mock's document (the mock watches it and serves it
+// without a restart; `mock.reload()` would do the same on demand) and the docs: the part of the
+// graph a preview needs, in a few seconds; `npm run build` rebuilds the types and the client. Lint
+// runs on the sources meanwhile, and the new bundle is compared with the one this session started
+// from.
 function run(command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: rootDir, env: { ...process.env, NO_COLOR: '1' } });
