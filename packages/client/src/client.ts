@@ -6,6 +6,7 @@ import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { ApiError } from './errors.js';
 import { serializePath } from './paths.js';
+import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
 import type { ClientMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
 
@@ -18,8 +19,8 @@ declare const __CLIENT_VERSION__: string;
 export const VERSION: string = __CLIENT_VERSION__;
 
 /**
- * fetch's own signature: the client calls it with a URL and options, or (when middleware is
- * registered, and for uploads) with a Request and `{ signal }`.
+ * fetch's own signature: the client calls it with a URL and options, or (once middleware is
+ * registered) with a Request and `{ signal }`.
  */
 export type Fetch = (input: string | Request, init?: RequestInit) => Promise<Response>;
 /** A bearer token, or a function giving one per request (for tokens that are refreshed). */
@@ -97,9 +98,12 @@ export function toFormData(body: unknown): FormData {
 type AnyResult = { data?: unknown; error?: unknown; response: Response };
 type AnyCall = (url: string, init?: AnyInit) => Promise<AnyResult>;
 
-/** Sends each Request as it is with `signal`, a clone of it while a retry can follow. */
-const asIs = (custom: Fetch | undefined, signal: AbortSignal | null | undefined) => (request: Request, final: boolean) =>
-  (custom ?? fetch)(final ? request : request.clone(), { signal });
+/**
+ * Sends a Planned request as its URL and options, or a Request (made for middleware) as it is, a
+ * clone of it while a retry can follow; either with `signal`.
+ */
+const sender = (custom: Fetch | undefined, signal: AbortSignal | null | undefined) => (request: Request | Planned, final: boolean) =>
+  request instanceof Planned ? (custom ?? fetch)(request.url, { ...request, signal }) : (custom ?? fetch)(final ? request : request.clone(), { signal });
 
 export function createClient(options: ClientOptions): CloudApiClient {
   const { baseUrl, token, timeoutMs = 30_000, userAgent = `cloudapi-client/${VERSION}` } = options;
@@ -108,7 +112,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
   const timed = timeoutMs > 0 && timeoutMs < Infinity;
   const bearer = (value: string | undefined) => (value ? { Authorization: `Bearer ${value}` } : undefined);
   const tokenFunction = typeof token === 'function' ? token : undefined;
-  /** Whether middleware was ever registered (see `direct` below). */
+  /** Whether middleware was ever registered: from then on openapi-fetch builds real Requests. */
   let hooked = false;
 
   // A fixed token is one of the client's headers; a token function is asked at each call.
@@ -146,31 +150,22 @@ export function createClient(options: ClientOptions): CloudApiClient {
         }
         signal = controller.signal;
       }
-      // The generated map says which operations take multipart bodies, sent as FormData (whose
-      // boundary fetch writes in the Content-Type); every other body is JSON.
-      const multipart = requestMediaTypes[operation] === 'multipart/form-data';
-      let serialized: string | FormData | undefined;
-      // A JSON or empty body without middleware: the Request openapi-fetch built is sent as its URL
-      // and options. Then Node's fetch makes no second Request following the first one's signal
-      // (~5 µs), and a retry sends the JSON text again rather than a clone of a stream (~90 µs).
-      // Otherwise (middleware may have replaced the Request) it is sent as it is, cloned while a
-      // retry can follow.
-      const direct = !hooked && !multipart;
       const own: AnyInit = {
         ...init,
         // Without `params.path`, openapi-fetch would leave `{name}` in the URL.
         params: { path: {}, ...init.params },
         parseAs: 'text',
-        bodySerializer: (body: unknown) => (serialized = multipart ? toFormData(body) : JSON.stringify(body)),
-        fetch: (request: Request) => sendWithRetries(request, direct
-          ? (r) => (custom ?? fetch)(r.url, { ...(init as RequestInit), method: r.method, headers: r.headers, body: serialized, signal, redirect: 'manual' })
-          : asIs(custom, signal), retry, callerSignal, arm),
+        // Middleware needs a real Request; without it a Planned one is cheaper (see planned.ts).
+        Request: hooked ? Request : Planned,
+        fetch: (request: Request | Planned) => sendWithRetries(request, sender(custom, signal), retry, callerSignal, arm),
       };
+      // openapi-fetch only knows media types from the types; the generated map says which
+      // operations take multipart bodies, sent as FormData (fetch writes the boundary).
+      if (init.body !== undefined && requestMediaTypes[operation] === 'multipart/form-data') own.body = toFormData(init.body);
       if (tokenFunction) own.headers = openapiFetch.mergeHeaders(init.headers as HeadersOptions, bearer(await tokenFunction()));
       try {
         const { data, error, response } = await send(url, own);
-        const at = response.url || url;
-        if (!response.ok) return { error: new ApiError(response, error, operation, at), response };
+        if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };
         // openapi-fetch read the body as text. Every success of the spec is a JSON object
         // (test/derived.test.ts holds the bundle to it): anything else is an ApiError.
         let cause: unknown;
@@ -180,7 +175,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
         } catch (failure) {
           cause = failure;
         }
-        return { error: new ApiError(response, data, operation, at, 'not a JSON object', cause), response };
+        return { error: new ApiError(response, data, operation, response.url || url, 'not a JSON object', cause), response };
       } finally {
         arm?.(false);
         unlink?.();
@@ -232,15 +227,16 @@ export function createClient(options: ClientOptions): CloudApiClient {
   async function uploadImage(body: ImageUploadRequest, data: UploadData, { signal }: UploadOptions = {}) {
     const created = await unwrap(POST('/images/upload', { body, signal })) as ImageUploadResponse;
     const target = created.upload_to;
-    const request = new Request(target, {
+    const request = new Planned(target, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/octet-stream' },
       body: data as BodyInit,
       redirect: 'manual',
       duplex: 'half', // required for a stream, allowed for any body
     } as RequestInit);
-    // Uploads run as long as they need: no timeout but the caller's signal.
-    const response = await sendWithRetries(request, asIs(options.fetch, signal), retry, signal, undefined, data instanceof ReadableStream);
+    // Uploads run as long as they need: no timeout but the caller's signal. Bytes in memory are
+    // sent again on a retry; a stream only once.
+    const response = await sendWithRetries(request, sender(options.fetch, signal), retry, signal, undefined, data instanceof ReadableStream);
     // The upload host is not the API: its error body is kept as text.
     if (!response.ok) throw new ApiError(response, await response.text(), 'PUT upload_to', target);
     await discard(response);

@@ -43,12 +43,13 @@ export class ApiError<Detail = ErrorDetail> extends Error {
 
   /**
    * `problem`, when given, says why a response that may look fine is refused (a success body that
-   * is not JSON); `cause` is the underlying error (a `SyntaxError`). A 3xx is a redirect the client
-   * did not follow (see redirects.ts).
+   * is not JSON); `cause` is the underlying error (a `SyntaxError`). A 3xx with a Location is a
+   * redirect the client did not follow (see redirects.ts).
    */
   constructor(response: Response, body: unknown, operation: string, url: string = response.url, problem?: string, cause?: unknown) {
     const { status } = response;
-    if (status > 299 && status < 400) problem = `${status} redirect to ${response.headers.get('location')} not followed`;
+    const location = response.headers.get('location');
+    if (location && status > 299 && status < 400) problem = `${status} redirect to ${location} not followed`;
     const excerpt = (typeof body === 'string' ? body : JSON.stringify(body) ?? '').slice(0, 200);
     // The spec's error body gives the errors; anything else becomes one entry.
     let errors = (body as { errors?: ErrorDetail[] } | null)?.errors;

@@ -7,7 +7,7 @@
 export const MAX_REDIRECTS = 5;
 
 /** Where a redirect answering `request` may be followed to; undefined when it may not. */
-export function followable(request: Request, response: Response): URL | undefined {
+export function followable(request: { method: string; url: string }, response: Response): URL | undefined {
   if (request.method !== 'GET' || !/^30[12378]$/.test(`${response.status}`)) return undefined;
   try {
     // (Without a Location, `new URL(null)` reads "null" as a relative URL: `location &&` refuses it.)

@@ -8,6 +8,7 @@
 //
 // Both the number of retries (MAX_RETRIES) and the time a call spends waiting between attempts
 // (maxRetryDelayMs) are bounded, whatever the options or the server's `Retry-After` say.
+import { Planned } from './planned.js';
 import { followable, MAX_REDIRECTS } from './redirects.js';
 
 export interface RetryOptions {
@@ -107,9 +108,9 @@ const sleep = (ms: number, signal: AbortSignal | null | undefined) => new Promis
  *   caller stops it once that is done.
  * - `once`: the body cannot be sent twice (a stream), so the first response is returned as it is.
  */
-export async function sendWithRetries(
-  request: Request,
-  fetchOne: (request: Request, final: boolean) => Promise<Response>,
+export async function sendWithRetries<R extends Request | Planned>(
+  request: R,
+  fetchOne: (request: R, final: boolean) => Promise<Response>,
   retry: ResolvedRetry,
   signal?: AbortSignal | null,
   arm?: (on: boolean) => void,
@@ -133,7 +134,7 @@ export async function sendWithRetries(
       if (target) {
         hops += 1;
         await discard(response);
-        request = new Request(target, request);
+        request = (request instanceof Request ? new Request(target, request) : new Planned(target, request)) as R;
         continue;
       }
       if (final || !(response.status === 429 || (response.status >= 500 && idempotent))) return response;
