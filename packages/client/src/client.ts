@@ -162,7 +162,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
       // openapi-fetch only knows media types from the types; the generated map says which
       // operations take multipart bodies, sent as FormData (fetch writes the boundary).
       if (init.body !== undefined && requestMediaTypes[operation] === 'multipart/form-data') own.body = toFormData(init.body);
-      if (tokenFunction) own.headers = openapiFetch.mergeHeaders(init.headers as HeadersOptions, bearer(await tokenFunction()));
+      if (tokenFunction) own.headers = openapiFetch.mergeHeaders(bearer(await tokenFunction()), init.headers as HeadersOptions);
       try {
         const { data, error, response } = await send(url, own);
         if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };

@@ -194,3 +194,17 @@ describe('middleware', () => {
     ]);
   });
 });
+
+describe('the token and headers', () => {
+  it('sends the token over the client\'s headers, and a call\'s own Authorization over both', async () => {
+    server = await startServer((_, response) => json(response, 200, { id: 1 }));
+    const baseUrl = `${server.url}/v4`;
+    const fixed = createClient({ baseUrl, token: 'fixed', headers: { authorization: 'Bearer from-headers' } });
+    const refreshed = createClient({ baseUrl, token: async () => 'refreshed', headers: { authorization: 'Bearer from-headers' } });
+    for (const client of [fixed, refreshed]) {
+      await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } });
+      await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } }, headers: { authorization: 'Bearer for-this-call' } });
+    }
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer fixed', 'Bearer for-this-call', 'Bearer refreshed', 'Bearer for-this-call']);
+  });
+});
