@@ -1,5 +1,6 @@
-// Sending one request with a timeout per attempt, retries with exponential backoff and full
-// jitter, `Retry-After`, and the caller's AbortSignal. What is retried (README "Retries"):
+// Sending one request: the redirects redirects.ts allows, a timeout per request (armed by the
+// caller), retries with exponential backoff and full jitter, `Retry-After`, and the caller's
+// AbortSignal. What is retried (README "Retries"):
 //
 // - 429 for every method: the server did not process the request. `Retry-After` is honoured.
 // - 5xx and network failures for idempotent methods only (GET, PUT, DELETE): a POST that

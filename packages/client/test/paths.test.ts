@@ -71,6 +71,12 @@ describe('path parameters in every template of the bundle', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('refuses them because URLs resolve dot segments even when percent-encoded', () => {
+    // If this ever changes, "%2E%2E" could be sent instead of refusing "..".
+    for (const segment of ['..', '%2E%2E', '%2e.', '.%2E']) expect(new Request(`http://127.0.0.1/v4/tags/${segment}`).url).toBe('http://127.0.0.1/v4/');
+    expect(new Request('http://127.0.0.1/v4/tags/%2E').url).toBe('http://127.0.0.1/v4/tags/');
+  });
+
   it('refuses a missing parameter and text that is not well-formed Unicode, sending nothing', async () => {
     const before = server.requests.length;
     await expect(client.GET('/volumes/{volumeId}', { params: { path: {} } } as never)).rejects.toThrow('path parameter volumeId = undefined is not one path segment');
