@@ -1,0 +1,59 @@
+// Volume rows: their table type, and how a row becomes the API's Volume.
+import type { components } from '@cloudapi/types';
+import type { Generated, Selectable } from 'kysely';
+import type { Clock, StateColumns } from '../../core/clock.js';
+import { settle, timestamp } from '../../core/clock.js';
+import type { Services } from '../../core/services.js';
+import type { Db, Trx } from '../../core/store/db.js';
+import type { TimestampColumns } from '../../core/store/schema.js';
+import { tagsOf } from '../../core/tagging.js';
+
+export type Volume = components['schemas']['Volume'];
+export type VolumeStatus = Volume['status'];
+
+export interface VolumeTable extends StateColumns<VolumeStatus>, TimestampColumns {
+  id: Generated<number>;
+  label: string;
+  size: number;
+  region: string;
+  compute_id: number | null;
+  config_id: number | null;
+}
+
+declare module '../../core/store/schema.js' {
+  interface Database {
+    volumes: VolumeTable;
+  }
+}
+
+export type VolumeRow = Selectable<VolumeTable>;
+
+export const VOLUME_KIND = 'volume';
+
+/** The block device path inside an attached instance, named after the label. */
+export const filesystemPath = (label: string) => `/dev/disk/by-id/scsi-0Cloud_Volume_${label}`;
+
+/** Rows as the API shows them, with their tags and instance labels loaded for all at once. */
+export async function toVolumes(db: Db | Trx, rows: VolumeRow[], deps: { clock: Clock; services: Services }): Promise<Volume[]> {
+  const now = deps.clock.now();
+  const ids = rows.map((r) => r.id);
+  const computeIds = [...new Set(rows.map((r) => r.compute_id).filter((id): id is number => id !== null))];
+  const [tags, labels] = await Promise.all([tagsOf(db, VOLUME_KIND, ids), deps.services.computes.labels(db, computeIds)]);
+  return rows.map((row) => ({
+    id: row.id,
+    label: row.label,
+    status: settle(row, now),
+    size: row.size,
+    region: row.region,
+    compute_id: row.compute_id,
+    compute_label: row.compute_id === null ? null : labels.get(row.compute_id) ?? null,
+    filesystem_path: filesystemPath(row.label),
+    created: timestamp(row.created),
+    updated: timestamp(row.updated),
+    tags: tags.get(row.id) ?? [],
+  }));
+}
+
+export async function findVolume(db: Db | Trx, id: number): Promise<VolumeRow | undefined> {
+  return db.selectFrom('volumes').selectAll().where('id', '=', id).executeTakeFirst();
+}
