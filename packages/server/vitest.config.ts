@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 
 const shared = {
   testTimeout: 60_000,
+  // Test files share a worker's loaded modules (each starts its own servers on its own store).
+  isolate: false,
   hookTimeout: 120_000,
 };
 

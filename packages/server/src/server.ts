@@ -14,13 +14,16 @@ import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
 import { buildRegistry } from './core/registry.js';
-import { describeBundle, loadBundle } from './core/spec.js';
+import { describeBundleFile } from './core/spec.js';
 import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
 import type { Store } from './core/store/db.js';
 import { migrate } from './core/store/migrations.js';
 
 export class StartupError extends Error {}
+
+/** How long a stop waits for requests in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 30_000;
 
 export interface ServerOptions {
   /** 0 picks a free port. Default 4020. */
@@ -36,6 +39,8 @@ export interface ServerOptions {
   transitionMs?: number;
   /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
   logLevel?: string;
+  /** Where log lines (JSON, one per line) go; default standard output. */
+  logStream?: NodeJS.WritableStream;
   /** Another clock (tests move time); its transitionMs wins over `transitionMs`. */
   clock?: Clock;
   /** Another bundle file (default @cloudapi/spec's). */
@@ -93,7 +98,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let spec: ApiSpec;
   try {
-    spec = describeBundle(loadBundle(options.bundleFile));
+    spec = describeBundleFile(options.bundleFile);
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -142,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     tokens,
     ...deps,
     logLevel: options.logLevel ?? 'info',
+    logStream: options.logStream,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
 
@@ -172,7 +178,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     spec,
     app,
     close: () => (closing ??= (async () => {
-      await app.close();
+      // Requests in flight finish; connections they leave idle (keep-alive) are closed as they
+      // become idle, and any still open after the grace period are cut.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(cut);
+      }
       await store.close();
     })()),
   };

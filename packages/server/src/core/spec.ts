@@ -1,7 +1,7 @@
 // What the server learns from the spec's bundle (`spec/dist/openapi.json`) at start-up: every
 // operation with its route, parameters, bodies, success response, scopes and grants. Nothing here
 // is written twice: a change to the bundle changes the server's routes, validation and security.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { bodiesOf, deref, operations as walkOperations, parameterExamples } from '@cloudapi/spec/walk';
 import type { WalkedParameter } from '@cloudapi/spec/walk';
@@ -70,6 +70,24 @@ export function loadBundle(file = bundlePath()): any {
 
 function scopesOfRequirement(requirement: Record<string, string[]>): string[] {
   return [...new Set(Object.values(requirement).flat())];
+}
+
+// One description per bundle file (and version of it), shared by the servers of a process.
+const described = new Map<string, ApiSpec>();
+
+/** The bundle file read and described, reusing the description while the file is unchanged. */
+export function describeBundleFile(file = bundlePath()): ApiSpec {
+  let key = file;
+  try {
+    const stat = statSync(file);
+    key = `${file} ${stat.mtimeMs} ${stat.size}`;
+  } catch { /* loadBundle reports it */ }
+  let spec = described.get(key);
+  if (!spec) {
+    spec = describeBundle(loadBundle(file));
+    described.set(key, spec);
+  }
+  return spec;
 }
 
 export function describeBundle(document: any): ApiSpec {

@@ -45,14 +45,11 @@ export function writeTokensFile(dir: string, entries: object[] = Object.values(T
   return file;
 }
 
-let fileDatabase: Promise<string> | null = null;
-
-/** The PostgreSQL URL of a database of its own (one per test file unless `fresh`). */
-export async function postgresUrl(hint: string, fresh = false): Promise<string> {
+/** The URL of a new database of its own on the run's PostgreSQL. */
+export async function postgresUrl(hint: string): Promise<string> {
   const provided = inject('postgres');
   if (!provided?.url) throw new Error(provided?.error ?? 'The postgres project\'s global set-up did not run (test/support/global-postgres.ts)');
-  if (fresh) return createDatabase(provided.url, hint);
-  return (fileDatabase ??= createDatabase(provided.url, hint));
+  return createDatabase(provided.url, hint);
 }
 
 /** A clock tests move by hand. */
@@ -123,22 +120,23 @@ export interface TestServer {
 export interface TestServerOptions extends Partial<ServerOptions> {
   /** Tokens file entries (default: TOKENS). */
   tokens?: object[];
-  /** A database of its own rather than the file's (PostgreSQL). */
-  freshDatabase?: boolean;
   /** Used in the PostgreSQL database name. */
   name?: string;
 }
 
-/** Where a server of this engine keeps its data: `{dataDir}` or `{databaseUrl}`. */
-export async function storeOptions(name: string, fresh = false): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
+/**
+ * A store of its own for a new server on this engine: a temporary DATA_DIR, and on PostgreSQL a
+ * new database, so that test files and the servers within them never share data.
+ */
+export async function storeOptions(name: string): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
   const dataDir = tempDir(name);
-  if (engine === 'postgres') return { dataDir, databaseUrl: await postgresUrl(name, fresh) };
+  if (engine === 'postgres') return { dataDir, databaseUrl: await postgresUrl(name) };
   return { dataDir };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { tokens, freshDatabase, name = 'server', ...rest } = options;
-  const store = rest.dataDir || rest.databaseUrl ? {} : await storeOptions(name, freshDatabase);
+  const { tokens, name = 'server', ...rest } = options;
+  const store = rest.dataDir || rest.databaseUrl ? {} : await storeOptions(name);
   const dir = tempDir('tokens');
   const serverOptions: ServerOptions = {
     port: 0,

@@ -17,6 +17,7 @@ export const UPLOAD_PATH = '/uploads/images';
 export async function uploadRoutes(app: FastifyInstance, deps: AreaDeps): Promise<void> {
   await app.register(async (scope) => {
     // Only here does the server read raw bytes; the rest of the API takes JSON.
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
     scope.put<{ Params: { token: string } }>(`${UPLOAD_PATH}/:token`, { bodyLimit: MAX_UPLOAD_BYTES }, async (request, reply) => {
       const { token } = request.params;

@@ -34,6 +34,7 @@ export interface AppOptions {
   catalogue: Catalogue;
   services: Services;
   logLevel: string;
+  logStream?: NodeJS.WritableStream;
   /** Extra routes of areas (outside the bundle's operations). */
   extraRoutes: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -92,10 +93,21 @@ function templateRegex(basePath: string, path: string): RegExp {
   return new RegExp(`^${escaped.join('[^/]+')}$`);
 }
 
+// Validators and serializers compile on first use and are kept per bundle, so servers started
+// again in one process (tests, restarts) reuse them.
+const compiled = new WeakMap<ApiSpec, { validation: RequestValidation; serialization: ResponseSerialization }>();
+function compiledFor(spec: ApiSpec) {
+  let tools = compiled.get(spec);
+  if (!tools) {
+    tools = { validation: new RequestValidation(spec.document), serialization: new ResponseSerialization(spec.document) };
+    compiled.set(spec, tools);
+  }
+  return tools;
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store, clock, catalogue, services, tokens } = options;
-  const validation = new RequestValidation(spec.document);
-  const serialization = new ResponseSerialization(spec.document);
+  const { validation, serialization } = compiledFor(spec);
   const errorBody = serialization.forPointer('#/components/schemas/ErrorResponse');
 
   const sendError = (reply: FastifyReply, status: number, errors: ErrorDetail[], headers: Record<string, string> = {}) => {
@@ -103,7 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   const app = Fastify({
-    logger: { level: options.logLevel },
+    logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
