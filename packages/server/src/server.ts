@@ -93,6 +93,9 @@ const fail = (message: string): never => {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? 4020;
+  if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
+    return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
+  }
   const host = options.host ?? '127.0.0.1';
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
 

@@ -184,6 +184,8 @@ export interface ServerProcess {
   /** Resolves with the base URL once the server says it serves (rejects if it exits first). */
   ready: Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the first match of `pattern` in the output (rejects if the server exits first). */
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
 export function spawnServer(env: Record<string, string>, args: string[] = []): ServerProcess {
@@ -193,7 +195,8 @@ export function spawnServer(env: Record<string, string>, args: string[] = []): S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close': the process has exited and its output has been read to the end.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   const ready = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk;
@@ -205,5 +208,13 @@ export function spawnServer(env: Record<string, string>, args: string[] = []): S
     exited.then(({ code, signal }) => reject(new Error(`the server exited (code ${code}, signal ${signal}) before serving:\n${output}`)));
   });
   ready.catch(() => {});
-  return { child, output: () => output, ready, exited };
+  const waitFor = async (pattern: RegExp) => {
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited before printing ${pattern}:\n${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { child, output: () => output, ready, exited, waitFor };
 }

@@ -69,7 +69,7 @@ describe('cloudapi-server command line', () => {
     const dataDir = tempDir('cli-token');
     const first = spawnServer({ DATA_DIR: dataDir });
     const baseUrl = await first.ready;
-    const token = /token: (\S+)/.exec(first.output())?.[1];
+    const [, token] = await first.waitFor(/token: (\S+)/);
     expect(token).toMatch(/^[0-9a-f]{48}$/);
     const created = await fetch(`${baseUrl}/volumes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ label: 'kept', region: 'us-east' }) });
     expect(created.status).toBe(200);
@@ -79,7 +79,7 @@ describe('cloudapi-server command line', () => {
 
     const second = spawnServer({ DATA_DIR: dataDir });
     const secondUrl = await second.ready;
-    expect(/token: (\S+)/.exec(second.output())?.[1]).toBe(token);
+    expect((await second.waitFor(/token: (\S+)/))[1]).toBe(token);
     const read = await fetch(`${secondUrl}/volumes/${id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await read.json()) as any).label).toBe('kept');
     second.child.kill('SIGINT');

@@ -11,7 +11,7 @@ import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { setTags, untagObject } from '../../core/tagging.js';
 import { migrations } from './migrations.js';
-import { findVolume, toVolumes, VOLUME_KIND } from './store.js';
+import { findVolume, selectVolumes, toVolumes, VOLUME_KIND } from './store.js';
 import type { Volume, VolumeRow } from './store.js';
 
 /** The region capability a volume needs (from the catalogue's regions). */
@@ -54,7 +54,7 @@ export const volumeTaggable: TaggableKind = {
     return new Set(rows.map((r) => r.id));
   },
   async load(db, ids, deps) {
-    const rows = ids.length ? await db.selectFrom('volumes').selectAll().where('id', 'in', ids).execute() : [];
+    const rows = ids.length ? await selectVolumes(db).where('volumes.id', 'in', ids).execute() : [];
     const volumes = await toVolumes(db, rows, deps);
     return new Map(volumes.map((v) => [v.id, v]));
   },
@@ -66,7 +66,7 @@ export default defineArea({
   migrations,
   taggables: [volumeTaggable],
   handlers: defineHandlers({
-    listVolumes: async (ctx) => paginate(ctx.db.selectFrom('volumes').selectAll().orderBy('id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
+    listVolumes: async (ctx) => paginate(selectVolumes(ctx.db).orderBy('volumes.id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 
@@ -163,7 +163,7 @@ export default defineArea({
     cloneVolume: async (ctx) => {
       const { volumeId } = ctx.params;
       const id = await ctx.write(async (trx) => {
-        const source = await trx.selectFrom('volumes').selectAll().where('id', '=', volumeId).where(inState('active', ctx.clock.now())).executeTakeFirst();
+        const source = await trx.selectFrom('volumes').select(['size', 'region']).where('id', '=', volumeId).where(inState('active', ctx.clock.now())).executeTakeFirst();
         if (!source) {
           const row = await volumeOrNotFound(ctx, volumeId, trx);
           throw badRequest(`Only active volumes can be cloned; volume ${volumeId} is ${settle(row, ctx.clock.now())}`);

@@ -6,7 +6,7 @@ import { settle, timestamp } from '../../core/clock.js';
 import type { Services } from '../../core/services.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import type { TimestampColumns } from '../../core/store/schema.js';
-import { tagsOf } from '../../core/tagging.js';
+import { tagLabels, tagsColumn } from '../../core/tagging.js';
 
 export type Volume = components['schemas']['Volume'];
 export type VolumeStatus = Volume['status'];
@@ -26,19 +26,23 @@ declare module '../../core/store/schema.js' {
   }
 }
 
-export type VolumeRow = Selectable<VolumeTable>;
+export type VolumeRow = Selectable<VolumeTable> & { tags: string | null };
 
 export const VOLUME_KIND = 'volume';
 
 /** The block device path inside an attached instance, named after the label. */
 export const filesystemPath = (label: string) => `/dev/disk/by-id/scsi-0Cloud_Volume_${label}`;
 
-/** Rows as the API shows them, with their tags and instance labels loaded for all at once. */
+/** Volumes with their tags: every read of volumes starts here. */
+export function selectVolumes(db: Db | Trx) {
+  return db.selectFrom('volumes').selectAll('volumes').select(tagsColumn(db, VOLUME_KIND, 'volumes.id'));
+}
+
+/** Rows as the API shows them, with the labels of their instances loaded for all at once. */
 export async function toVolumes(db: Db | Trx, rows: VolumeRow[], deps: { clock: Clock; services: Services }): Promise<Volume[]> {
   const now = deps.clock.now();
-  const ids = rows.map((r) => r.id);
   const computeIds = [...new Set(rows.map((r) => r.compute_id).filter((id): id is number => id !== null))];
-  const [tags, labels] = await Promise.all([tagsOf(db, VOLUME_KIND, ids), deps.services.computes.labels(db, computeIds)]);
+  const labels = computeIds.length ? await deps.services.computes.labels(db, computeIds) : new Map<number, string>();
   return rows.map((row) => ({
     id: row.id,
     label: row.label,
@@ -50,10 +54,10 @@ export async function toVolumes(db: Db | Trx, rows: VolumeRow[], deps: { clock: 
     filesystem_path: filesystemPath(row.label),
     created: timestamp(row.created),
     updated: timestamp(row.updated),
-    tags: tags.get(row.id) ?? [],
+    tags: tagLabels(row.tags),
   }));
 }
 
 export async function findVolume(db: Db | Trx, id: number): Promise<VolumeRow | undefined> {
-  return db.selectFrom('volumes').selectAll().where('id', '=', id).executeTakeFirst();
+  return selectVolumes(db).where('volumes.id', '=', id).executeTakeFirst();
 }

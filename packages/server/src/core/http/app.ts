@@ -143,8 +143,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take callbacks: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -221,8 +223,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const validator = () => validation.forOperation(op);
 
     return {
-      onRequest: async (request: FastifyRequest) => {
-        request.auth = authenticate(op, request.headers.authorization, tokens, conditionalGrants);
+      onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        try {
+          request.auth = authenticate(op, request.headers.authorization, tokens, conditionalGrants);
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
       },
       handle: async (request: FastifyRequest, reply: FastifyReply) => {
         const v = validator();

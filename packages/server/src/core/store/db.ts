@@ -3,14 +3,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
-import type { Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Pool } from 'pg';
 import type { Database as Tables } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Tables>;
-export type Trx = Transaction<Tables>;
+/** The connection of a request's transaction (a Kysely transaction, or the SQLite connection inside BEGIN IMMEDIATE). */
+export type Trx = Kysely<Tables>;
 
 export interface Store {
   db: Db;
@@ -34,6 +35,15 @@ export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
+/**
+ * `SELECT … FOR UPDATE` on PostgreSQL: the rows stay locked until the transaction ends, so a
+ * read-then-write (counting the last free slot) cannot race another process. SQLite write
+ * transactions start with BEGIN IMMEDIATE and never interleave, so nothing is added there.
+ */
+export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
+  return (isPostgres(db) ? query.forUpdate() : query) as Q;
+}
+
 /** A URL safe to print: the password replaced. */
 export function redactUrl(url: string): string {
   try {
@@ -48,6 +58,32 @@ export function redactUrl(url: string): string {
 
 // A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
 const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Kysely prepares every query it runs; preparing costs more than running a point read. The same
+ * SQL text gets the same prepared statement (queries run one at a time on this connection).
+ */
+function withStatementCache(database: BetterSqlite3.Database, limit = 500): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = database.prepare.bind(database);
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (!statement) {
+          statement = prepare(source);
+          if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+          cache.set(source, statement);
+        }
+        return statement;
+      };
+    },
+  });
+}
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
@@ -103,13 +139,25 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   } catch (error) {
     throw new Error(`the SQLite database ${file} cannot be opened: ${(error as Error).message}`);
   }
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     engine: 'sqlite',
     location: file,
-    // One connection and Kysely's mutex: transactions of one process never interleave.
-    write: (work) => db.transaction().execute(work),
+    // One connection and Kysely's mutex: transactions of one process never interleave. BEGIN
+    // IMMEDIATE takes the write lock first, so another process on the same file waits
+    // (busy_timeout) instead of failing when its read turns into a write.
+    write: (work) => db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await work(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    }),
     close: () => db.destroy(),
   };
 }
