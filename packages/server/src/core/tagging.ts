@@ -24,9 +24,12 @@ export function tagLabels(value: string | null): string[] {
   return value ? value.split(SEPARATOR) : [];
 }
 
-/** Replaces the tags of one object; labels that are new create their tag. */
-export async function setTags(trx: Trx, kind: string, objectId: number, labels: readonly string[], now: number): Promise<void> {
-  await trx.deleteFrom('taggings').where('kind', '=', kind).where('object_id', '=', objectId).execute();
+/**
+ * Replaces the tags of one object (`replace: false` for an object just created, which has none);
+ * labels that are new create their tag.
+ */
+export async function setTags(trx: Trx, kind: string, objectId: number, labels: readonly string[], now: number, { replace = true } = {}): Promise<void> {
+  if (replace) await trx.deleteFrom('taggings').where('kind', '=', kind).where('object_id', '=', objectId).execute();
   if (!labels.length) return;
   const unique = [...new Set(labels)];
   await ensureTags(trx, unique, now);

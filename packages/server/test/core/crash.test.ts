@@ -32,7 +32,7 @@ describe('crash', () => {
       }
     };
     const writers = Array.from({ length: 8 }, writer);
-    while (acknowledged.length < 150) await new Promise((r) => setTimeout(r, 5));
+    while (acknowledged.length < 100) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);

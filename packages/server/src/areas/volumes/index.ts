@@ -86,7 +86,7 @@ export default defineArea({
       requireBlockStorageRegion(ctx, placement.region, 'region');
       const id = await ctx.write(async (trx) => {
         const created = await insertVolume(trx, ctx, { label, size, ...placement });
-        await setTags(trx, VOLUME_KIND, created, tags, ctx.clock.now());
+        await setTags(trx, VOLUME_KIND, created, tags, ctx.clock.now(), { replace: false });
         return created;
       });
       return shown(ctx, ctx.db, await volumeOrNotFound(ctx, id));
