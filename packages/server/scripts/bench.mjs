@@ -1,8 +1,11 @@
 // `npm run bench:server`: the reference server (embedded SQLite store, its own process) beside the
 // Prism mock and a bare `node:http` server answering a fixed JSON body, all measured in this run
-// with the same load generator (autocannon) and the same connections. Prints figures and the
-// ratios of the targets; asserts nothing. BENCH_SECONDS (default 10) and BENCH_CONNECTIONS
-// (default 10) change the load; BENCH_ROWS (default 100000) the volumes stored for the list case.
+// with the same load generator (autocannon) and the same connections. The three run side by side
+// and are loaded in turns, in BENCH_ROUNDS short slices each, so that a change in the machine's
+// load during the run weighs on all of them alike; each figure is the total requests over the
+// total time, latencies the median of the slices. Prints figures and the ratios of the targets;
+// asserts nothing. BENCH_SECONDS (default 10, per subject and case), BENCH_ROUNDS (default 5),
+// BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 100000 volumes stored for the list case).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +23,7 @@ const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.j
 const seconds = Number(process.env.BENCH_SECONDS || 10);
 const connections = Number(process.env.BENCH_CONNECTIONS || 10);
 const rows = Number(process.env.BENCH_ROWS || 100_000);
+const rounds = Number(process.env.BENCH_ROUNDS || 5);
 const TOKEN = 'bench-token';
 const work = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-bench-'));
 const tokensFile = path.join(work, 'tokens.json');
@@ -61,10 +65,29 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
-async function load(name, url, { method = 'GET', body, auth = true } = {}) {
-  const headers = { ...(auth ? { authorization: `Bearer ${TOKEN}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
-  const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx, errors: result.errors };
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** One subject of a case: `rounds` slices of autocannon, summed. */
+function subject(name, url, { method = 'GET', body } = {}) {
+  const headers = { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) };
+  const slices = [];
+  return {
+    name,
+    async slice() {
+      const result = await autocannon({ url, method, headers, body, connections, duration: seconds / rounds });
+      slices.push({ requests: result.requests.total, ms: result.duration * 1000, p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx, errors: result.errors });
+    },
+    get result() {
+      const sum = (key) => slices.reduce((total, s) => total + s[key], 0);
+      return { name, rps: sum('requests') / (sum('ms') / 1000), p50: median(slices.map((s) => s.p50)), p99: median(slices.map((s) => s.p99)), ok: sum('ok'), other: sum('other'), errors: sum('errors') };
+    },
+  };
+}
+
+/** Loads the subjects of one case in turns, round after round. */
+async function measure(subjects) {
+  for (let round = 0; round < rounds; round++) for (const s of subjects) await s.slice();
+  return subjects.map((s) => s.result);
 }
 
 // Start-up: three fresh data directories (migrations included), median.
@@ -87,33 +110,26 @@ const insert = db.prepare(`insert into volumes (label, size, region, compute_id,
 db.transaction(() => { for (let i = 1; i <= rows; i++) insert.run(`bench-${i}`, 10 + (i % 500), now, now); })();
 db.close();
 
-const volumeExample = bundle.components.examples.VolumeCreateInRegion.value;
+const volumeExample = JSON.stringify(bundle.components.examples.VolumeCreateInRegion.value);
 const volumeAnswer = bundle.components.examples.Volume?.value ?? { id: 1 };
-const results = {};
 const server = await spawnServer(dataDir);
 const restartMs = server.startMs;
+const mock = await startMock({ port: 0 });
+const bare = await spawnBare(JSON.stringify(volumeAnswer));
+const results = {};
 let rss;
 try {
   const id = Math.floor(rows / 2);
-  results.getServer = await load('server', `${server.baseUrl}/volumes/${id}`);
-  results.listServer = await load('server', `${server.baseUrl}/volumes?page=2&page_size=100`);
-  results.postServer = await load('server', `${server.baseUrl}/volumes`, { method: 'POST', body: JSON.stringify(volumeExample) });
+  [results.getServer, results.getMock, results.getBare] = await measure([
+    subject('server', `${server.baseUrl}/volumes/${id}`), subject('Prism mock', `${mock.baseUrl}/volumes/12345`), subject('bare node:http', `${bare.baseUrl}/volumes/12345`),
+  ]);
+  [results.postServer, results.postMock] = await measure([
+    subject('server', `${server.baseUrl}/volumes`, { method: 'POST', body: volumeExample }), subject('Prism mock', `${mock.baseUrl}/volumes`, { method: 'POST', body: volumeExample }),
+  ]);
+  [results.listServer] = await measure([subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`)]);
   rss = rssMb(server.child.pid);
 } finally {
-  await server.stop();
-}
-const mock = await startMock({ port: 0 });
-try {
-  results.getMock = await load('Prism mock', `${mock.baseUrl}/volumes/12345`);
-  results.postMock = await load('Prism mock', `${mock.baseUrl}/volumes`, { method: 'POST', body: JSON.stringify(volumeExample) });
-} finally {
-  await mock.stop();
-}
-const bare = await spawnBare(JSON.stringify(volumeAnswer));
-try {
-  results.getBare = await load('bare node:http', `${bare.baseUrl}/volumes/12345`);
-} finally {
-  await bare.stop();
+  await Promise.all([server.stop(), mock.stop(), bare.stop()]);
 }
 rmSync(work, { recursive: true, force: true });
 
@@ -124,7 +140,7 @@ const getVsMock = ratio(results.getServer.rps, results.getMock.rps);
 const getVsBare = ratio(results.getServer.rps, results.getBare.rps);
 const postVsMock = ratio(results.postServer.rps, results.postMock.rps);
 
-console.log(`Reference server benchmark (Node ${process.version}, ${os.cpus().length} cores, autocannon ${connections} connections × ${seconds} s per case, SQLite store, ${rows} volumes stored)`);
+console.log(`Reference server benchmark (Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end; autocannon ${connections} connections, ${seconds} s per subject and case in ${rounds} turns; SQLite store, ${rows} volumes stored)`);
 console.log('\nGET /v4/volumes/{id} with a bearer token');
 for (const r of [results.getServer, results.getMock, results.getBare]) console.log(`  ${line(r)}`);
 console.log('POST /v4/volumes (the spec\'s "inRegion" example: a volume with one tag)');

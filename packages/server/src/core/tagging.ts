@@ -15,8 +15,13 @@ const SEPARATOR = '\u001f';
 export function tagsColumn(db: Db | Trx, kind: string, idColumn: string): AliasedRawBuilder<string | null, 'tags'> {
   const id = sql.ref(idColumn);
   return (isPostgres(db)
-    ? sql<string | null>`(select string_agg(label, chr(31) order by label) from taggings where kind = ${kind} and object_id = ${id})`
+    ? sql<string | null>`(select string_agg(label, chr(31) order by label collate "C") from taggings where kind = ${kind} and object_id = ${id})`
     : sql<string | null>`(select group_concat(label, char(31) order by label) from taggings where kind = ${kind} and object_id = ${id})`).as('tags');
+}
+
+/** The `tagsColumn` value of these labels (for an object just written, without reading it back). */
+export function joinTagLabels(labels: readonly string[]): string | null {
+  return labels.length ? [...new Set(labels)].sort().join(SEPARATOR) : null;
 }
 
 /** The labels of a `tagsColumn` value. */
@@ -41,6 +46,20 @@ export async function ensureTags(trx: Trx, labels: readonly string[], now: numbe
   if (!labels.length) return;
   await trx.insertInto('tags').values(labels.map((label) => ({ label, created: now })))
     .onConflict((oc) => oc.column('label').doNothing()).execute();
+}
+
+/**
+ * The tag labels of many objects of one kind, sorted, by object id (every id present): one query
+ * for a page of a list, where `tagsColumn` would run a subquery per row.
+ */
+export async function tagsOf(db: Db | Trx, kind: string, objectIds: readonly number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>(objectIds.map((id) => [id, []]));
+  if (!objectIds.length) return out;
+  const rows = await db.selectFrom('taggings').select(['object_id', 'label'])
+    .where('kind', '=', kind).where('object_id', 'in', [...objectIds]).execute();
+  for (const row of rows) out.get(row.object_id)?.push(row.label);
+  for (const labels of out.values()) labels.sort();
+  return out;
 }
 
 /** Removes every tag from a deleted object (the tags themselves stay). */

@@ -9,9 +9,9 @@ import { forgetObject } from '../../core/permissions.js';
 import type { TaggableKind } from '../../core/services.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
-import { setTags, untagObject } from '../../core/tagging.js';
+import { joinTagLabels, setTags, untagObject } from '../../core/tagging.js';
 import { migrations } from './migrations.js';
-import { findVolume, selectVolumes, toVolumes, VOLUME_KIND } from './store.js';
+import { findVolume, toVolumes, VOLUME_KIND } from './store.js';
 import type { Volume, VolumeRow } from './store.js';
 
 /** The region capability a volume needs (from the catalogue's regions). */
@@ -36,13 +36,13 @@ function requireBlockStorageRegion(ctx: Pick<HandlerContext, 'catalogue'>, regio
   if (!region.capabilities.includes(BLOCK_STORAGE)) throw badRequest(`Region ${regionId} does not offer ${BLOCK_STORAGE}`, field);
 }
 
-async function insertVolume(trx: Trx, ctx: HandlerContext, values: { label: string; size: number; region: string; compute_id?: number | null; config_id?: number | null }) {
+async function insertVolume(trx: Trx, ctx: HandlerContext, values: { label: string; size: number; region: string; compute_id?: number | null; config_id?: number | null }): Promise<VolumeRow> {
   const now = ctx.clock.now();
-  const { id } = await trx.insertInto('volumes')
+  const row = await trx.insertInto('volumes')
     .values({ compute_id: null, config_id: null, ...values, ...transition(ctx.clock, 'creating', 'active'), created: now, updated: now })
-    .returning('id').executeTakeFirstOrThrow();
-  await ctx.recordCreator(trx, VOLUME_KIND, id);
-  return id;
+    .returningAll().executeTakeFirstOrThrow();
+  await ctx.recordCreator(trx, VOLUME_KIND, row.id);
+  return { ...row, tags: null };
 }
 
 export const volumeTaggable: TaggableKind = {
@@ -54,7 +54,7 @@ export const volumeTaggable: TaggableKind = {
     return new Set(rows.map((r) => r.id));
   },
   async load(db, ids, deps) {
-    const rows = ids.length ? await selectVolumes(db).where('volumes.id', 'in', ids).execute() : [];
+    const rows = ids.length ? await db.selectFrom('volumes').selectAll().where('id', 'in', ids).execute() : [];
     const volumes = await toVolumes(db, rows, deps);
     return new Map(volumes.map((v) => [v.id, v]));
   },
@@ -66,7 +66,7 @@ export default defineArea({
   migrations,
   taggables: [volumeTaggable],
   handlers: defineHandlers({
-    listVolumes: async (ctx) => paginate(selectVolumes(ctx.db).orderBy('volumes.id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
+    listVolumes: async (ctx) => paginate(ctx.db.selectFrom('volumes').selectAll().orderBy('id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 
@@ -84,12 +84,12 @@ export default defineArea({
         placement = { region: instance.region, compute_id: computeId, config_id: config.configId };
       }
       requireBlockStorageRegion(ctx, placement.region, 'region');
-      const id = await ctx.write(async (trx) => {
+      const row = await ctx.write(async (trx) => {
         const created = await insertVolume(trx, ctx, { label, size, ...placement });
-        await setTags(trx, VOLUME_KIND, created, tags, ctx.clock.now(), { replace: false });
-        return created;
+        await setTags(trx, VOLUME_KIND, created.id, tags, ctx.clock.now(), { replace: false });
+        return { ...created, tags: joinTagLabels(tags) };
       });
-      return shown(ctx, ctx.db, await volumeOrNotFound(ctx, id));
+      return shown(ctx, ctx.db, row);
     },
 
     updateVolume: async (ctx) => {
@@ -162,7 +162,7 @@ export default defineArea({
     // before this runs.
     cloneVolume: async (ctx) => {
       const { volumeId } = ctx.params;
-      const id = await ctx.write(async (trx) => {
+      const row = await ctx.write(async (trx) => {
         const source = await trx.selectFrom('volumes').select(['size', 'region']).where('id', '=', volumeId).where(inState('active', ctx.clock.now())).executeTakeFirst();
         if (!source) {
           const row = await volumeOrNotFound(ctx, volumeId, trx);
@@ -170,7 +170,7 @@ export default defineArea({
         }
         return insertVolume(trx, ctx, { label: ctx.body.label, size: source.size, region: source.region });
       });
-      return shown(ctx, ctx.db, await volumeOrNotFound(ctx, id));
+      return shown(ctx, ctx.db, row);
     },
 
     // Only growth, only from `active`; the volume is `resizing` for the clock's transition time.

@@ -283,7 +283,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               throw forbidden(grant === 'unrestricted_user' ? `This request needs an unrestricted user; this token belongs to a restricted one` : `This user lacks the grant ${grant} that this request needs`);
             }
           },
-          absoluteUrl: (path) => `${request.protocol}://${request.host}${path}`,
+          absoluteUrl: (path) => `${request.protocol}://${request.host || `${request.socket.localAddress}:${request.socket.localPort}`}${path}`,
           request,
           reply,
           log: request.log,
