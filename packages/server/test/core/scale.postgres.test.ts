@@ -2,21 +2,18 @@
 // at once leave exactly one winner: the same unique tag label, and the same volume's last free
 // state change (two resizes of one active volume to the same size).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
-import type { ServerProcess } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
 
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
-const processes: ServerProcess[] = [];
+let pair: Awaited<ReturnType<typeof spawnServersOnOnePostgres>> | undefined;
 let a: string;
 let b: string;
 
 beforeAll(async () => {
-  const store = await storeOptions('scale');
-  const tokensFile = writeTokensFile(tempDir('scale-tokens'));
-  for (const dir of ['a', 'b']) processes.push(spawnServer({ DATA_DIR: tempDir(`scale-${dir}`), DATABASE_URL: store.databaseUrl!, TOKENS_FILE: tokensFile }));
-  [a, b] = await Promise.all(processes.map((p) => p.ready));
+  pair = await spawnServersOnOnePostgres('scale');
+  [a, b] = pair.urls as [string, string];
 });
-afterAll(() => { for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM'); });
+afterAll(() => pair?.stop());
 
 const post = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 const json = async (answer: Response | Promise<Response>): Promise<any> => (await answer).json();

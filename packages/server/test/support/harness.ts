@@ -218,3 +218,24 @@ export function spawnServer(env: Record<string, string>, args: string[] = []): S
   };
   return { child, output: () => output, ready, exited, waitFor };
 }
+
+/**
+ * Server processes sharing one new PostgreSQL database (as a deployment that outgrew one machine
+ * runs them), each with a DATA_DIR of its own and the standard tokens: for tests of races between
+ * processes (`*.postgres.test.ts`).
+ */
+export async function spawnServersOnOnePostgres(name: string, count = 2): Promise<{ urls: string[]; processes: ServerProcess[]; stop(): Promise<void> }> {
+  if (engine !== 'postgres') throw new Error('spawnServersOnOnePostgres needs the postgres project: name the file *.postgres.test.ts');
+  const databaseUrl = await postgresUrl(name);
+  const tokensFile = writeTokensFile(tempDir(`${name}-tokens`));
+  const processes = Array.from({ length: count }, (_, i) => spawnServer({ DATA_DIR: tempDir(`${name}-${i}`), DATABASE_URL: databaseUrl, TOKENS_FILE: tokensFile }));
+  const urls = await Promise.all(processes.map((p) => p.ready));
+  return {
+    urls,
+    processes,
+    async stop() {
+      for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGTERM');
+      await Promise.all(processes.map((p) => p.exited));
+    },
+  };
+}
