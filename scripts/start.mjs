@@ -1,16 +1,20 @@
 // `npm start`: builds the whole pipeline through Turbo, reports what it produced, then serves the
-// documentation site and the mock until Ctrl-C (SIGINT or SIGTERM), which stops both.
+// documentation site, the mock and the reference server until Ctrl-C (SIGINT or SIGTERM), which
+// stops all three.
 // `npm run dev` (--watch) also rebuilds the docs and the mock whenever a spec source changes,
 // prints the lint findings of the change and what it breaks for clients.
 //
 //   DOCS_PORT  port of the docs (8080)       PORT  port of the mock (4010)
-//   HOST       address of both (127.0.0.1)   --no-build  serve what was built last
+//   SERVER_PORT  port of the server (4020)   HOST  address of all three (127.0.0.1)
+//   DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS: the server's store, tokens and clock
+//   --no-build  serve what was built last
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docsDistDir, serveStatic } from '@cloudapi/docs';
 import { startMock } from '@cloudapi/mock';
+import { startServer } from '@cloudapi/server';
 import { compareDocuments } from '@cloudapi/spec/breaking';
 import { watchSources } from '@cloudapi/spec/watch';
 
@@ -29,6 +33,7 @@ function portFrom(name, fallback) {
 
 const docsPort = portFrom('DOCS_PORT', 8080);
 const mockPort = portFrom('PORT', 4010);
+const serverPort = portFrom('SERVER_PORT', 4020);
 const host = process.env.HOST || '127.0.0.1';
 
 if (!process.argv.includes('--no-build')) {
@@ -53,15 +58,21 @@ for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'package
   if (existsSync(full)) console.log(`  ${file.padEnd(32)} ${kib(full)}`);
 }
 
-// Both start together; if either fails, the other is stopped before exiting.
-const [docs, mock] = await Promise.allSettled([
+// All three start together; if one fails, the others are stopped before exiting.
+const env = process.env;
+const [docs, mock, server] = await Promise.allSettled([
   serveStatic({ root: docsDistDir, port: docsPort, host }),
   startMock({ port: mockPort, host }),
+  startServer({
+    port: serverPort, host, dataDir: env.DATA_DIR || undefined, databaseUrl: env.DATABASE_URL || undefined, tokensFile: env.TOKENS_FILE || undefined,
+    transitionMs: env.TRANSITION_MS ? Number(env.TRANSITION_MS) : undefined, logLevel: env.LOG_LEVEL || 'warn',
+  }).then((running) => ({ ...running, stop: running.close })),
 ]);
-if (docs.status === 'rejected' || mock.status === 'rejected') {
-  await Promise.all([docs, mock].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
+if (docs.status === 'rejected' || mock.status === 'rejected' || server.status === 'rejected') {
+  await Promise.all([docs, mock, server].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
   if (docs.status === 'rejected') console.error(`✖ the docs server did not start: ${docs.reason.message}`);
   if (mock.status === 'rejected') console.error(`✖ the mock did not start: ${mock.reason.message}${mockPort === 4010 ? ' (set PORT to use another port)' : ''}`);
+  if (server.status === 'rejected') console.error(`✖ the reference server did not start: ${server.reason.message.replace(/set PORT/, 'set SERVER_PORT')}`);
   process.exit(1);
 }
 
@@ -69,7 +80,10 @@ const watching = process.argv.includes('--watch');
 console.log(`
 ✔ docs  ${docs.value.url}
 ✔ mock  ${mock.value.baseUrl}   try: curl -s ${mock.value.baseUrl}/regions
-  ${watching ? 'Watching spec/ for changes. ' : ''}Ctrl-C stops ${watching ? 'everything' : 'both'}.`);
+✔ server  ${server.value.baseUrl}   (${server.value.store.engine}: ${server.value.store.location})
+  token: ${server.value.token ?? `from ${env.TOKENS_FILE}`}
+  try: curl -s -H "Authorization: Bearer ${server.value.token ?? '<token>'}" ${server.value.baseUrl}/volumes
+  ${watching ? 'Watching spec/ for changes. ' : ''}Ctrl-C stops ${watching ? 'everything' : 'all three'}.`);
 
 let watcher = null;
 let stopping = false;
@@ -78,8 +92,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (stopping) return;
     stopping = true;
     watcher?.close();
-    await Promise.all([docs.value.stop(), mock.value.stop()]);
-    console.log('\n✔ stopped the docs and the mock.');
+    await Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
+    console.log('\n✔ stopped the docs, the mock and the server.');
     process.exit(0);
   });
 }
