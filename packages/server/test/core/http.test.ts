@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as areas from '../../src/areas/index.js';
 import { defineArea } from '../../src/core/area.js';
-import { startTestServer } from '../support/harness.js';
+import { startTestServer, TOKENS } from '../support/harness.js';
 import type { TestServer } from '../support/harness.js';
 
 let t: TestServer;
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function rawRequest(path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<{ status: number; headers: Record<string, any>; body: any }> {
+function rawRequest(path: string, init: { method?: string; headers?: Record<string, string> | string[]; body?: string | Buffer } = {}): Promise<{ status: number; headers: Record<string, any>; body: any }> {
   return new Promise((resolve, reject) => {
     const url = new URL(t.url);
     const req = httpRequest({ host: url.hostname, port: url.port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
@@ -60,6 +60,17 @@ describe('errors', () => {
       expect(answer.status, path).toBe(404);
       expectErrorResponse(answer.body);
     }
+  });
+
+  it('two Authorization headers answer 401 (Node would keep only the first), on a public operation they are ignored', async () => {
+    const token = `Bearer ${TOKENS.full.token}`;
+    const host = new URL(t.url).host; // headers given as a list get no Host from Node
+    const two = await rawRequest('/v4/volumes', { headers: ['Host', host, 'Authorization', token, 'Authorization', 'Bearer someone-else'] });
+    expect(two.status, JSON.stringify(two.body)).toBe(401);
+    expectErrorResponse(two.body);
+    expect(two.body.errors[0].reason).toMatch(/one Authorization header/);
+    expect((await rawRequest('/v4/volumes', { headers: ['Host', host, 'Authorization', token] })).status).toBe(200);
+    expect((await rawRequest('/v4/regions', { headers: ['Host', host, 'Authorization', token, 'Authorization', 'Bearer x'] })).status).toBe(200);
   });
 
   it('a method the path lacks answers 405 with Allow', async () => {

@@ -9,7 +9,7 @@ import { authenticate } from '../auth.js';
 import type { AuthContext, TokenTable } from '../auth.js';
 import type { Catalogue } from '../catalogue.js';
 import type { Clock } from '../clock.js';
-import { ApiError, badRequest, forbidden } from '../errors.js';
+import { ApiError, badRequest, forbidden, unauthorized } from '../errors.js';
 import type { ErrorDetail } from '../errors.js';
 import { hasAccountGrant } from '../auth.js';
 import { recordCreator, requirePermission } from '../permissions.js';
@@ -216,6 +216,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   for (const register of options.extraRoutes) await register(app);
 
+  // Node keeps only the first of repeated Authorization headers; two credentials in one request
+  // are ambiguous, so they are refused (401) instead of silently using the first.
+  function authorizationHeader(op: OperationSpec, request: FastifyRequest): string | undefined {
+    if (op.access === 'public') return undefined;
+    const raw = request.raw.rawHeaders;
+    let count = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count += 1;
+    if (count > 1) throw unauthorized('Send one Authorization header, not several');
+    return request.headers.authorization;
+  }
+
   function operationRoute(op: OperationSpec, definition: HandlerOptions<any>) {
     const conditionalGrants = new Set(definition.conditionalGrants ?? []);
     const keepNull = new Set(definition.keepNull ?? []);
@@ -225,7 +236,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return {
       onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         try {
-          request.auth = authenticate(op, request.headers.authorization, tokens, conditionalGrants);
+          request.auth = authenticate(op, authorizationHeader(op, request), tokens, conditionalGrants);
           done();
         } catch (error) {
           done(error as Error);
