@@ -17,18 +17,22 @@ type Never<T> = [T] extends [never] ? Record<string, never> : T;
 
 export type PathParams<K extends OperationId> = Operation<K> extends { parameters: { path?: infer P } } ? Never<NonNullable<P>> : Record<string, never>;
 export type QueryParams<K extends OperationId> = Operation<K> extends { parameters: { query?: infer Q } } ? Never<NonNullable<Q>> : Record<string, never>;
-export type RequestBody<K extends OperationId> = Operation<K> extends { requestBody: { content: { 'application/json': infer B } } }
+/** The body as the spec types it: every optional field may be null. */
+export type SpecRequestBody<K extends OperationId> = Operation<K> extends { requestBody: { content: { 'application/json': infer B } } }
   ? B
   : Operation<K> extends { requestBody?: { content: { 'application/json': infer B } } } ? B | undefined : undefined;
+/** Null on a top-level field means "not set" and is removed before a handler runs (see keepNull). */
+type WithoutNulls<B> = B extends object ? { [P in keyof B]: Exclude<B[P], null> } : B;
+export type RequestBody<K extends OperationId> = [OperationId] extends [K] ? unknown : WithoutNulls<SpecRequestBody<K>>;
 export type SuccessBody<K extends OperationId> = Operation<K> extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : unknown;
 
-/** What every handler receives. */
-export interface HandlerContext<K extends OperationId = OperationId> {
+/** What every handler receives. `B` is its body: nulls removed, or as the spec types it with keepNull. */
+export interface HandlerContext<K extends OperationId = OperationId, B = RequestBody<K>> {
   operation: OperationSpec;
   params: PathParams<K>;
   query: QueryParams<K>;
   /** The validated body, with null-valued top-level fields removed (null means "not set"). */
-  body: RequestBody<K>;
+  body: B;
   /** Null on public operations and on optional-auth operations called without a token. */
   auth: AuthContext | null;
   store: Store;
@@ -54,7 +58,8 @@ export interface HandlerContext<K extends OperationId = OperationId> {
 export type HandlerFn<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<SuccessBody<K>>;
 
 export interface HandlerOptions<K extends OperationId> {
-  handle: HandlerFn<K>;
+  /** Its body is typed as the spec says (nulls possible): the fields in keepNull arrive as sent. */
+  handle: (ctx: HandlerContext<K, SpecRequestBody<K>>) => Promise<SuccessBody<K>>;
   /**
    * Top-level body fields where null is a value (it clears the field, like an image's
    * `description`), not "unset". Every other null-valued top-level field is dropped before the

@@ -24,7 +24,7 @@ export function buildRegistry(areas: Area[], notYetImplemented: Record<string, s
       if (!definition) continue;
       if (handlers.has(operationId)) throw new Error(`two areas handle ${operationId}`);
       if (notYetImplemented[operationId]) throw new Error(`${operationId} has a handler in area ${area.name} and is still listed in src/areas/not-yet-implemented.ts: delete it there`);
-      handlers.set(operationId, typeof definition === 'function' ? { handle: definition } : definition);
+      handlers.set(operationId, (typeof definition === 'function' ? { handle: definition } : definition) as HandlerOptions<any>);
     }
     for (const kind of area.taggables ?? []) {
       if (taggables.has(kind.type)) throw new Error(`two areas register the taggable kind ${kind.type}`);

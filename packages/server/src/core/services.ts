@@ -22,11 +22,17 @@ export interface InstanceSummary {
   id: number;
   label: string;
   region: string;
+  /** Display group (deprecated on instances, still shown by Managed compute settings). */
+  group: string;
+  /** The instance's public IPv4 addresses, first the primary one. */
+  ipv4: string[];
 }
 
 /** What Compute knows that other areas ask. Part 3 (Compute) provides the real one. */
 export interface ComputeDirectory {
   instance(db: Db | Trx, id: number): Promise<InstanceSummary | undefined>;
+  /** A page of instances in id order and how many there are (Managed compute settings list one entry per instance). */
+  page(db: Db | Trx, offset: number, limit: number): Promise<{ items: InstanceSummary[]; total: number }>;
   /** Labels of instances by id (a volume shows its instance's label). */
   labels(db: Db | Trx, ids: number[]): Promise<Map<number, string>>;
   /**
@@ -47,6 +53,7 @@ export interface Services {
 /** Until the Compute area lands: no instance, no config, no disk exists. */
 export const noComputes: ComputeDirectory = {
   instance: async () => undefined,
+  page: async () => ({ items: [], total: 0 }),
   labels: async () => new Map(),
   configForVolume: async () => ({ error: 'The compute instance does not exist' }),
   disk: async () => undefined,

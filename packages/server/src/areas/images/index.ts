@@ -115,7 +115,7 @@ export default defineArea({
             throw badRequest(`status is set by the service as the image is processed; image ${imageId} is ${settle(current, now)}`, 'status');
           }
           await trx.updateTable('images').set({
-            ...(label !== undefined ? { label } : {}),
+            ...(label != null ? { label } : {}), // null: not set (only description keeps null)
             ...(description !== undefined ? { description } : {}),
             updated: now,
           }).where('id', '=', current.id).execute();
