@@ -1,25 +1,29 @@
 // `npm start`: builds the whole pipeline through Turbo, reports what it produced, then serves the
-// documentation site and the mock until Ctrl-C (SIGINT or SIGTERM), which stops both.
+// documentation site, the mock and the reference server until Ctrl-C (SIGINT or SIGTERM), which
+// stops all three.
 // `npm run dev` (--watch) also runs the designer loop (@cloudapi/dev): each spec save is linted,
 // bundled, compared with HEAD, served by the mock and rebuilt into the docs, with stage times.
 //
 //   DOCS_PORT  port of the docs (8080)       PORT  port of the mock (4010)
-//   HOST       address of both (127.0.0.1)   --no-build  serve what was built last
+//   SERVER_PORT  port of the server (4020)   HOST  address of all three (127.0.0.1)
+//   DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS: the server's store, tokens and clock
+//   --no-build  serve what was built last
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docsDistDir, serveStatic } from '@cloudapi/docs';
 import { mockDocumentPath, startMock } from '@cloudapi/mock';
+import { startServer } from '@cloudapi/server';
 import { command, parse } from '@cloudapi/spec/cli';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
-const options = parse(command('start', 'Builds the pipeline, then serves the documentation site and the mock until Ctrl-C.')
+const options = parse(command('start', 'Builds the pipeline, then serves the documentation site, the mock and the reference server until Ctrl-C.')
   .option('--no-build', 'serve what was built last')
   .option('--watch', 'the designer loop: rebuild, lint and compare with HEAD on every spec save (npm run dev)')
-  .addHelpText('after', '\nEnvironment: DOCS_PORT (8080), PORT (4010), HOST (127.0.0.1).'));
+  .addHelpText('after', '\nEnvironment: DOCS_PORT (8080), PORT (4010), SERVER_PORT (4020), HOST (127.0.0.1);\nthe server: DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS, LOG_LEVEL.'));
 
 function portFrom(name, fallback) {
   const raw = process.env[name];
@@ -33,6 +37,7 @@ function portFrom(name, fallback) {
 
 const docsPort = portFrom('DOCS_PORT', 8080);
 const mockPort = portFrom('PORT', 4010);
+const serverPort = portFrom('SERVER_PORT', 4020);
 const host = process.env.HOST || '127.0.0.1';
 
 if (options.build) {
@@ -57,16 +62,22 @@ for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'package
   if (existsSync(full)) console.log(`  ${file.padEnd(32)} ${kib(full)}`);
 }
 
-// Both start together; if either fails, the other is stopped before exiting.
-const [docs, mock] = await Promise.allSettled([
+// All three start together; if one fails, the others are stopped before exiting.
+const env = process.env;
+const [docs, mock, server] = await Promise.allSettled([
   serveStatic({ root: docsDistDir, port: docsPort, host }),
   // In watch mode the designer loop reloads the mock itself, once per save (reload() on the handle).
   startMock({ port: mockPort, host, watch: options.watch !== true }),
+  startServer({
+    port: serverPort, host, dataDir: env.DATA_DIR || undefined, databaseUrl: env.DATABASE_URL || undefined, tokensFile: env.TOKENS_FILE || undefined,
+    transitionMs: env.TRANSITION_MS ? Number(env.TRANSITION_MS) : undefined, logLevel: env.LOG_LEVEL || 'warn',
+  }).then((running) => ({ ...running, stop: running.close })),
 ]);
-if (docs.status === 'rejected' || mock.status === 'rejected') {
-  await Promise.all([docs, mock].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
+if (docs.status === 'rejected' || mock.status === 'rejected' || server.status === 'rejected') {
+  await Promise.all([docs, mock, server].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
   if (docs.status === 'rejected') console.error(`✖ the docs server did not start: ${docs.reason.message}`);
   if (mock.status === 'rejected') console.error(`✖ the mock did not start: ${mock.reason.message}${mockPort === 4010 ? ' (set PORT to use another port)' : ''}`);
+  if (server.status === 'rejected') console.error(`✖ the reference server did not start: ${server.reason.message.replace(/set PORT/, 'set SERVER_PORT')}`);
   process.exit(1);
 }
 
@@ -74,7 +85,10 @@ const watching = options.watch === true;
 console.log(`
 ✔ docs  ${docs.value.url}
 ✔ mock  ${mock.value.baseUrl}   try: curl -s ${mock.value.baseUrl}/regions
-  ${watching ? 'Starting the designer loop (linters, the bundle of HEAD)... ' : ''}Ctrl-C stops ${watching ? 'everything' : 'both'}.`);
+✔ server  ${server.value.baseUrl}   (${server.value.store.engine}: ${server.value.store.location})
+  token: ${server.value.token ?? `from ${env.TOKENS_FILE}`}
+  try: curl -s -H "Authorization: Bearer ${server.value.token ?? '<token>'}" ${server.value.baseUrl}/volumes
+  ${watching ? 'Starting the designer loop (linters, the bundle of HEAD)... ' : ''}Ctrl-C stops ${watching ? 'everything' : 'all three'}.`);
 
 let loop = null;
 let stopping = false;
@@ -83,8 +97,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (stopping) return;
     stopping = true;
     await loop?.close();
-    await Promise.all([docs.value.stop(), mock.value.stop()]);
-    console.log('\n✔ stopped the docs and the mock.');
+    await Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
+    console.log('\n✔ stopped the docs, the mock and the server.');
     process.exit(0);
   });
 }
@@ -103,7 +117,7 @@ if (watching) {
     });
   } catch (error) {
     console.error(`✖ the designer loop did not start: ${error.stack ?? error.message}`);
-    await Promise.all([docs.value.stop(), mock.value.stop()]);
+    await Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
     process.exit(1);
   }
 }

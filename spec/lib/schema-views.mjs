@@ -45,38 +45,42 @@ function hasFlag(document, schema, flag) {
   return target && target !== schema ? hasFlag(document, target, flag) : false;
 }
 
-// Copies a schema, turning the properties that carry `flag` (readOnly or writeOnly) into `false`.
-function transformSchema(document, schema, flag) {
+// Copies a schema, turning the properties that carry `flag` (readOnly or writeOnly) into `false`,
+// or leaving them out when `remove` is set (for serializers, which read `false` as "anything").
+function transformSchema(document, schema, flag, remove = false) {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const out = {};
   for (const [key, value] of Object.entries(schema)) {
     if (MAPS.includes(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, transformSchema(document, sub, flag)]));
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, transformSchema(document, sub, flag, remove)]));
     } else if (LISTS.includes(key) && Array.isArray(value)) {
-      out[key] = value.map((sub) => transformSchema(document, sub, flag));
+      out[key] = value.map((sub) => transformSchema(document, sub, flag, remove));
     } else if (SINGLES.includes(key)) {
-      out[key] = transformSchema(document, value, flag);
+      out[key] = transformSchema(document, value, flag, remove);
     } else {
       out[key] = value;
     }
   }
   if (out.properties) {
     const hidden = Object.keys(schema.properties).filter((name) => hasFlag(document, schema.properties[name], flag));
-    for (const name of hidden) out.properties[name] = false;
+    for (const name of hidden) {
+      if (remove) delete out.properties[name];
+      else out.properties[name] = false;
+    }
     if (Array.isArray(out.required)) out.required = out.required.filter((name) => !hidden.includes(name));
   }
   return out;
 }
 
 // Copies the whole document, transforming every schema it holds wherever it is.
-function transformDocument(document, flag) {
+function transformDocument(document, flag, remove = false) {
   const visit = (node, key) => {
     if (Array.isArray(node)) return node.map((item) => visit(item, null));
     if (!node || typeof node !== 'object') return node;
-    if (key === 'schema') return transformSchema(document, node, flag);
+    if (key === 'schema') return transformSchema(document, node, flag, remove);
     const out = {};
     for (const [k, v] of Object.entries(node)) {
-      if (key === 'schemas') out[k] = transformSchema(document, v, flag); // components.schemas
+      if (key === 'schemas') out[k] = transformSchema(document, v, flag, remove); // components.schemas
       else if (k === 'examples' || k === 'example') out[k] = v; // data, not schemas
       else out[k] = visit(v, k);
     }
@@ -85,13 +89,25 @@ function transformDocument(document, flag) {
   return visit(document, null);
 }
 
+/**
+ * A copy of the whole document as one side sees it: in the `request` view readOnly properties
+ * are `false` (must not be sent), in the `response` view writeOnly ones are. With `remove`, those
+ * properties are left out instead, for serializers that emit only declared fields (the reference
+ * server's responses).
+ */
+export function viewDocument(document, view, { remove = false } = {}) {
+  if (view !== 'request' && view !== 'response') throw new Error(`Unknown view "${view}": use "request" or "response".`);
+  return transformDocument(document, view === 'request' ? 'readOnly' : 'writeOnly', remove);
+}
+
 const INT32 = 2 ** 31;
 // strictSchema is off because Ajv compiles the root of every document a $ref points into, and an
 // OpenAPI document's root (openapi, info, paths...) is not a schema. OpenAPI annotations such as
 // `example`, `discriminator` and `x-*` are then ignored too. Misspelt schema keywords are still
 // caught, by Redocly's struct rule in `npm run lint`.
-export function createAjv() {
-  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, strictTypes: false, allowUnionTypes: true });
+// `options` adds to or overrides Ajv's (the reference server coerces query strings, for one).
+export function createAjv(options = {}) {
+  const ajv = new Ajv2020({ allErrors: true, strictSchema: false, strictTypes: false, allowUnionTypes: true, ...options });
   addFormats(ajv);
   // OpenAPI's own formats.
   ajv.addFormat('int32', { type: 'number', validate: (n) => Number.isInteger(n) && n >= -INT32 && n < INT32 });

@@ -13,6 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseResolver, bundle, getLineColLocation, loadConfig, stringifyYaml } from '@redocly/openapi-core';
 
+import { downConvert } from '../lib/down-convert.mjs';
+
 export { writeAtomically } from '../lib/files.mjs';
 
 export const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,15 +55,22 @@ class PristineResolver extends BaseResolver {
 
 /**
  * Everything spec/dist holds, by file name: what `npm run build` writes and `npm run dev` rewrites
- * on each save. Add an output here, not in one of them.
+ * on each save (add an output here, not in one of them), with what the 3.0 copy had to drop.
  */
-export function distFiles({ yaml, json }) {
-  return { 'openapi.yaml': yaml, 'openapi.json': json };
+export function distFiles(document, { yaml, json }) {
+  const { document: document30, losses } = downConvert(document);
+  const files = {
+    'openapi.yaml': yaml,
+    'openapi.json': json,
+    'openapi.3.0.yaml': stringifyYaml(document30, { noRefs: true, lineWidth: -1 }),
+    'openapi.3.0.json': `${JSON.stringify(document30, null, 2)}\n`,
+  };
+  return { files, losses };
 }
 
 /**
  * @param {{ specDir?: string }} [options]
- * @returns {Promise<{ bundle: () => Promise<{ document: object, yaml: string, json: string, files: Record<string, string> }>,
+ * @returns {Promise<{ bundle: () => Promise<{ document: object, yaml: string, json: string, files: Record<string, string>, losses: object }>,
  *   invalidate: (files: string[]) => void, reload: () => void }>}
  */
 export async function createBundler({ specDir: dir = specDir } = {}) {
@@ -93,7 +102,7 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
       const document = Object.assign(Object.fromEntries(TOP_LEVEL_ORDER.filter((k) => k in parsed).map((k) => [k, parsed[k]])), parsed);
       const yaml = stringifyYaml(document, { noRefs: true, lineWidth: -1 });
       const json = `${JSON.stringify(document, null, 2)}\n`;
-      return { document, yaml, json, files: distFiles({ yaml, json }) };
+      return { document, yaml, json, ...distFiles(document, { yaml, json }) };
     },
     invalidate(files) {
       for (const file of files) resolver?.forget(path.resolve(root, file));

@@ -74,7 +74,7 @@ describe('compareDocuments', () => {
       schemas(d).VolumeCreateRequest.properties.encrypted = { type: 'boolean', description: 'x' }; // a new optional request field
       schemas(d).Volume.properties.encrypted = { type: 'boolean', description: 'x' }; // a new response field
       schemas(d).VolumeCreateRequest.properties.label.maxLength = 64; // a request field accepts more
-      schemas(d).ImageUpdateRequest.properties.status.enum.push('archived'); // a request enum gains a value
+      schemas(d).ImageUpdateRequest.properties.status.oneOf[0].enum.push('archived'); // a request enum gains a value
       schemas(d).Volume.properties.status.enum = schemas(d).Volume.properties.status.enum.filter((s) => s !== 'contact_support'); // a response answers less
     });
     expect(result.findings).toEqual([]);

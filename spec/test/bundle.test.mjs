@@ -77,7 +77,17 @@ describe('the bundle', () => {
     const { parameters, schemas, responses } = bundle.components;
     expect(parameters.Page).toMatchObject({ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } });
     expect(parameters.PageSize).toMatchObject({ name: 'page_size', in: 'query', schema: { type: 'integer', minimum: 25, maximum: 100, default: 100 } });
-    expect(schemas.PaginationEnvelope.required).toEqual(['data', 'page', 'pages', 'results']);
+    expect(schemas.PaginationEnvelope.required).toEqual(['page', 'pages', 'results']);
+    // Each list adds its own typed `data`; the envelope leaves it out (an untyped one became `any`).
+    expect(schemas.PaginationEnvelope.properties).not.toHaveProperty('data');
+    const lists = Object.entries(schemas).filter(([, s]) => (s.allOf || []).some((m) => m.$ref === '#/components/schemas/PaginationEnvelope'));
+    expect(lists.length).toBeGreaterThan(20);
+    for (const [name, list] of lists) {
+      const own = list.allOf.find((m) => m.properties && m.properties.data);
+      expect(own, name).toBeDefined();
+      expect(own.required, name).toContain('data');
+      expect(own.properties.data.type, name).toBe('array');
+    }
     expect(schemas.ErrorResponse.required).toEqual(['errors']);
     expect(schemas.ErrorDetail.properties).toHaveProperty('field');
     expect(schemas.ErrorDetail.properties).toHaveProperty('reason');
@@ -92,6 +102,18 @@ describe('the bundle', () => {
     const { checked, failures } = invalidExamples(bundle);
     expect(checked).toBeGreaterThan(100);
     expect(failures).toEqual([]);
+  });
+
+  it('has only obviously fake private keys in its examples, which secret scanners skip', () => {
+    // Scanners match a PEM private key armor around a body of 64 characters or more.
+    const examples = JSON.stringify([...allExamples(bundle)].map((e) => e.value));
+    const keys = examples.match(/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g) || [];
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      const body = key.replace(/-----(BEGIN|END) [A-Z ]*PRIVATE KEY-----/g, '').replace(/\\n/g, '').trim();
+      expect(body, key).toMatch(/EXAMPLE/);
+      expect(body.length, key).toBeLessThan(64);
+    }
   });
 
   it('reports a response example carrying a field its open schema does not declare', () => {

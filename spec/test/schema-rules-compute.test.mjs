@@ -37,7 +37,10 @@ const cases = [
   ['request', create, 'image ids start with compute/ or private/', { ...fromImage, image: 'debian11' }, false],
   ['request', create, 'an image deploy requires root_pass', fromImage, true],
   ['request', create, 'an image deploy requires root_pass', { ...base, image: 'compute/debian11' }, false],
-  ['request', create, 'root_pass only with an image', { ...base, root_pass: 'correct-Horse-42' }, false],
+  ['request', create, 'root_pass without an image is accepted and has no effect (the service takes it)', { ...base, root_pass: 'correct-Horse-42' }, true],
+  ['request', create, 'optional fields sent as null are not given', { ...base, image: null, root_pass: null, tags: null, interfaces: null, backup_id: null }, true],
+  ['request', create, 'a null image needs no root_pass', { ...base, image: null }, true],
+  ['request', create, 'a required field cannot be null', { ...base, region: null }, false],
   ['request', create, 'root_pass is 7..128', { ...fromImage, root_pass: text(7) }, true],
   ['request', create, 'root_pass is 7..128', { ...fromImage, root_pass: text(6) }, false],
   ['request', create, 'root_pass is 7..128', { ...fromImage, root_pass: text(129) }, false],
@@ -149,7 +152,9 @@ const cases = [
   ['request', clone, 'onto an existing instance: no region or type', { compute_id: 124, region: 'us-east' }, false],
   ['request', clone, 'onto an existing instance: no region or type', { compute_id: 124, region: 'us-east', type: 'g6-standard-2' }, false],
   ['request', clone, 'onto an existing instance: label is for new instances only', { compute_id: 124, label: 'db-1' }, false],
-  ['request', clone, 'onto an existing instance: backups_enabled is for new instances only', { compute_id: 124, backups_enabled: true }, false],
+  ['request', clone, 'onto an existing instance: backups_enabled is accepted and ignored (the official client always sends it)', { compute_id: 124, backups_enabled: false }, true],
+  ['request', clone, 'onto an existing instance: new-instance fields may be sent as null', { compute_id: 124, region: null, type: null, label: null }, true],
+  ['request', clone, 'to a new instance: compute_id may be sent as null', { region: 'us-east', type: 'g6-standard-2', compute_id: null, private_ip: true }, true],
   ['request', clone, 'a target is required', { configs: [23456] }, false],
   ['request', clone, 'configs and disks hold integer ids', { compute_id: 124, configs: ['main'] }, false],
 
@@ -195,7 +200,13 @@ const cases = [
   ['response', schema('ComputeStats'), 'series are [timestamp, value] points', stats([[1712016000000, 4.5]]), true],
   ['response', schema('ComputeStats'), 'a point is a pair', stats([[1712016000000]]), false],
   ['response', schema('ComputeStats'), 'timestamps are numbers of milliseconds, not date strings', stats([['2024-04-02T00:00:00', 4.5]]), false],
-  ['response', schema('ComputeStats'), 'cpu, io, netv4 and netv6 are present', { ...stats([]), netv6: undefined }, false],
+  ['response', schema('ComputeStats'), 'cpu, io, netv4 and netv6 are present', stats([], { netv6: undefined }), false],
+  ['response', schema('ComputeStats'), 'the series are wrapped in data, beside a title', stats([]).data, false],
+  ['response', schema('ComputeMonthlyTransfer'), 'a past month has bytes in, out and total', { bytes_in: 30, bytes_out: 22, bytes_total: 52 }, true],
+  ['response', schema('ComputeMonthlyTransfer'), 'a past month has bytes in, out and total', { used: 52, quota: 4000, billable: 0 }, false],
+  ['response', schema('ComputeKernel'), 'xen may be absent (the service no longer sends it)', { ...kernel(), xen: undefined }, true],
+  ['response', schema('ComputeKernel'), 'built is null for old kernels', { ...kernel(), built: null }, true],
+  ['response', schema('ComputeDevices'), 'an empty slot is null', { sda: { disk_id: 1, volume_id: null }, sdb: null }, true],
   ['response', schema('ComputeTransfer'), 'used, quota and billable', { used: 54480024, quota: 4000, billable: 0 }, true],
   ['response', schema('ComputeTransfer'), 'used, quota and billable', { used: 54480024, quota: 4000 }, false],
   ['response', schema('ComputeKernel'), 'architecture is x86_64 or i386', { ...kernel(), architecture: 'i386' }, true],
@@ -242,9 +253,9 @@ function config() {
   };
 }
 
-function stats(points) {
+function stats(points, override = {}) {
   const network = { in: points, out: points, private_in: points, private_out: points };
-  return { cpu: points, io: { io: points, swap: points }, netv4: network, netv6: network };
+  return { title: 'web-1 - day (5 min avg)', data: { cpu: points, io: { io: points, swap: points }, netv4: network, netv6: network, ...override } };
 }
 
 function kernel() {

@@ -183,7 +183,7 @@ const cases = [
   // Record response.
   ['response', schema('DomainRecord'), 'a record as answered', record(), true],
   ['response', schema('DomainRecord'), 'ttl_sec is one of the valid values', record({ ttl_sec: 3000 }), false],
-  ['response', schema('DomainRecord'), 'ttl_sec is one of the valid values', record({ ttl_sec: 0 }), false],
+  ['response', schema('DomainRecord'), 'ttl_sec is 0 (the zone default, as the service answers) or a valid value', record({ ttl_sec: 0 }), true],
   ['response', schema('DomainRecord'), 'ttl_sec is one of the valid values', record({ ttl_sec: 2419200 }), true],
   ['response', schema('DomainRecord'), 'service and protocol are null except on SRV', record({ service: '_sip' }), false],
   ['response', schema('DomainRecord'), 'service and protocol are null except on SRV', record({ protocol: '_tcp' }), false],

@@ -1,7 +1,10 @@
 // The rules of the requirements that JSON Schema can hold are in the schemas, not only in prose:
 // for each rule, a value the schema must accept and one it must reject. Areas add their own
 // files (schema-rules-<area>.test.mjs) in the same form.
-import { describeSchemaRules, parameter, schema, text, views } from './schema-rules-runner.mjs';
+import { bundle, describeSchemaRules, parameter, schema, text, views } from './schema-rules-runner.mjs';
+
+// A response example of the bundle with a secret added to it.
+const withSecret = (example, name, value) => ({ ...bundle.components.examples[example].value, [name]: value });
 
 // [view, pointer, rule, value, valid?]
 const cases = [
@@ -18,6 +21,15 @@ const cases = [
   ['response', schema('Timestamp'), 'timestamps have no zone designator', '2018-01-01T00:01:01', true],
   ['response', schema('Timestamp'), 'timestamps have no zone designator', '2018-01-01T00:01:01Z', false],
   ['response', schema('VolumeList'), 'the envelope requires data, page, pages, results', { data: [], page: 1, pages: 1 }, false],
+
+  // Secrets are guarded in every answer that could carry them: forbidden, or pinned to the
+  // service's placeholder (house-secrets-guarded says which answers).
+  ['response', schema('ComputeInstance'), 'never carries root_pass', withSecret('ComputeInstance', 'root_pass', 'correct-Horse-42'), false],
+  ['response', schema('Bucket'), 'never carries a certificate private_key', withSecret('Bucket', 'private_key', '-----BEGIN PRIVATE KEY-----'), false],
+  ['response', schema('BucketCertificate'), 'never carries the private_key', { ssl: true, private_key: '-----BEGIN PRIVATE KEY-----' }, false],
+  ['response', schema('ManagedCredential'), 'never carries password or username', withSecret('ManagedCredential', 'password', 's3cr3t'), false],
+  ['response', schema('BalancerConfig'), 'ssl_key is only the placeholder', withSecret('BalancerConfigHttps', 'ssl_key', '-----BEGIN PRIVATE KEY-----'), false],
+  ['response', schema('BalancerConfig'), 'ssl_key is only the placeholder', withSecret('BalancerConfigHttps', 'ssl_key', '<REDACTED>'), true],
 
   // Regions
   ['response', schema('Region'), 'status is ok or outage', { id: 'us-east', country: 'us', capabilities: [], resolvers: { ipv4: '', ipv6: '' }, status: 'down' }, false],

@@ -24,7 +24,13 @@ const cases = [
   ['spectral/house-error-responses', 'no 401 on a secured operation', (d) => { delete widgets(d).post.responses[401]; }],
   ['spectral/house-error-responses', 'no 404 on a path with a parameter', (d) => { delete widget(d).get.responses[404]; }],
   ['spectral/house-error-responses', 'no 400 with a request body', (d) => { delete widgets(d).post.responses[400]; }],
+  ['spectral/house-error-responses', 'no 413 with a request body', (d) => { delete widgets(d).post.responses[413]; }],
   ['spectral/house-error-responses', 'a 4xx that is not the error body', (d) => { widget(d).get.responses[404] = { description: 'Gone.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' }, examples: { w: { value: { id: 1, label: 'abc', created: '2018-01-01T00:01:01' } } } } } }; }],
+  ['spectral/house-create-links', 'a create without links', (d) => { delete widgets(d).post.responses[200].links; }],
+  ['spectral/house-create-links', 'a link whose key is not taken from the response', (d) => { widgets(d).post.responses[200].links.getWidget.parameters.widgetId = '$request.path.widgetId'; }],
+  ['spectral/house-create-links', 'a link to a field the response does not have', (d) => { widgets(d).post.responses[200].links.getWidget.parameters.widgetId = '$response.body#/uuid'; }],
+  ['spectral/house-create-links', 'a link without a description', (d) => { delete widgets(d).post.responses[200].links.getWidget.description; }],
+  ['spectral/house-create-links', 'a link named after no operation below the new resource', (d) => { const { links } = widgets(d).post.responses[200]; links.readWidget = links.getWidget; delete links.getWidget; }],
   ['spectral/house-list-pagination', 'a paginated list without page_size', (d) => { widgets(d).get.parameters = [{ $ref: '#/components/parameters/Page' }]; delete d.components.parameters.PageSize; }],
   ['spectral/house-media-examples', 'a request body without examples', (d) => { delete widgets(d).post.requestBody.content['application/json'].examples; }],
   ['spectral/house-media-examples', 'a response without examples', (d) => { delete widget(d).get.responses[200].content['application/json'].examples; }],
@@ -38,6 +44,22 @@ const cases = [
   ['spectral/house-vendor-extensions', 'x-filterable on an operation', (d) => { widgets(d).get['x-filterable'] = true; }],
   ['spectral/house-no-nullable-keyword', 'the 3.0 nullable keyword', (d) => { schemas(d).Widget.properties.label.nullable = true; }],
   ['spectral/house-no-date-time-format', 'format date-time', (d) => { schemas(d).Widget.properties.created.format = 'date-time'; }],
+  ['spectral/house-portable-schemas', 'a boolean property schema', (d) => { schemas(d).Widget.properties.secret = false; }],
+  ['spectral/house-portable-schemas', 'null inside an enum', (d) => { schemas(d).WidgetCreateRequest.properties.color = { type: ['string', 'null'], description: 'The color.', enum: ['blue', null] }; }],
+  ['spectral/house-portable-schemas', 'an allOf member made only of a condition', (d) => {
+    const body = schemas(d).WidgetCreateRequest;
+    schemas(d).WidgetCreateRequest = { description: body.description, allOf: [{ type: 'object', properties: body.properties, required: body.required }, { if: body.if, then: body.then }], unevaluatedProperties: false };
+  }],
+  ['spectral/house-portable-schemas', 'an allOf member made only of overrides', (d) => {
+    const body = schemas(d).WidgetCreateRequest;
+    delete body.additionalProperties;
+    body.allOf = [{ properties: { color: { description: 'The color, blue unless set.', default: 'blue' } } }];
+    body.unevaluatedProperties = false;
+  }],
+  ['spectral/house-portable-schemas', 'format branches without a type', (d) => { schemas(d).Widget.properties.label = { type: 'string', description: 'An address.', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] }; }],
+  ['spectral/house-secrets-guarded', 'a write-only secret that an answer does not guard', (d) => {
+    schemas(d).WidgetCreateRequest.properties.secret = { type: 'string', description: 'A secret.', writeOnly: true };
+  }],
   ['spectral/house-property-description', 'a property without description', (d) => { delete schemas(d).Widget.properties.label.description; }],
   ['redocly/rule/operation-summary-capitalized', 'a lower-case summary', (d) => { widgets(d).get.summary = 'list widgets'; }],
   ['redocly/rule/operation-summary-no-period', 'a summary ending in a period', (d) => { widgets(d).get.summary = 'List widgets.'; }],

@@ -1,2 +1,3 @@
 export declare const SIZE_BUDGET_GZIP: number;
-export declare function measureSize(entry?: string): Promise<{ minified: number; gzip: number; inputs: string[] }>;
+export interface BundleSize { minified: number; gzip: number; inputs: string[] }
+export declare function measureSize(entry?: string): Promise<{ own: BundleSize; whole: BundleSize }>;

@@ -1,22 +1,28 @@
-// createClient(): openapi-fetch over the generated `paths`, with the token as a bearer header
-// (middleware), retries and timeouts in the fetch it is given, `ApiError` for failures, and the
-// pagination and upload helpers.
+// createClient(): openapi-fetch over the generated `paths`, with the token as a header, retries,
+// timeouts and redirects in the fetch it is given, `ApiError` for every answer that is not a valid
+// success, and the pagination and upload helpers.
 import { requestMediaTypes, type ImageUploadRequest, type ImageUploadResponse, type paths } from '@cloudapi/types';
 import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { ApiError } from './errors.js';
-import { resolveRetry, sendWithRetries, type AttemptTimer, type RetryOptions } from './retry.js';
-import type { ClientMethod, ListInitParam, ListItem, ListPage, ListPath } from './types.js';
+import { serializePath } from './paths.js';
+import { Planned } from './planned.js';
+import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
+import type { ClientMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
 
 // openapi-fetch exports createClient only as its default. Its CommonJS file sets `exports.default`,
 // which our CommonJS build (Node's interop: the default import is `module.exports`) finds one level down.
 const createFetchClient: typeof openapiFetch.default = (openapiFetch.default as unknown as { default?: typeof openapiFetch.default }).default ?? openapiFetch.default;
 
 declare const __CLIENT_VERSION__: string;
-/** The version of this package, sent in the default `User-Agent`. */
-export const VERSION: string = typeof __CLIENT_VERSION__ === 'string' ? __CLIENT_VERSION__ : '0.0.0-dev';
+/** The version of this package, sent in the default `User-Agent` (set by the build). */
+export const VERSION: string = __CLIENT_VERSION__;
 
-export type Fetch = (input: Request) => Promise<Response>;
+/**
+ * fetch's own signature: the client calls it with a URL and options, or (once middleware is
+ * registered) with a Request and `{ signal }`.
+ */
+export type Fetch = (input: string | Request, init?: RequestInit) => Promise<Response>;
 /** A bearer token, or a function giving one per request (for tokens that are refreshed). */
 export type TokenSource = string | undefined | (() => string | undefined | Promise<string | undefined>);
 /** The data of an image upload: bytes in memory or a stream (a stream is never retried). */
@@ -27,7 +33,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** A personal access token or OAuth token, sent as `Authorization: Bearer …`. Public operations need none. */
   token?: TokenSource;
-  /** The fetch to send requests with. Default `globalThis.fetch`, looked up at each call. */
+  /**
+   * The fetch to send requests with, for tests, proxies or instrumentation: called as
+   * `fetch(request, { signal })`; pass both on. Default: the global `fetch`, looked up at each call.
+   */
   fetch?: Fetch;
   /** Retry policy; `false` turns retries off. See `RetryOptions` for the defaults. */
   retry?: RetryOptions | false;
@@ -53,9 +62,12 @@ export interface CloudApiClient {
   PUT: ClientMethod<'put'>;
   /** Call a DELETE operation. */
   DELETE: ClientMethod<'delete'>;
-  /** Each page of a list operation, from `page` (default 1) to the last; throws `ApiError`. */
-  pages<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListPage<P>, void, undefined>;
-  /** Each item of a list operation, across pages; throws `ApiError`. */
+  /**
+   * Each page of a list operation, from `page` (default 1) until the last page, an empty page, a
+   * page seen before or `maxPages`; returns (and gives `onStop`) why it stopped. Throws `ApiError`.
+   */
+  pages<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListPage<P>, PaginationStop, undefined>;
+  /** Each item of a list operation, across pages (stopping as `pages` does: see `onStop`); throws `ApiError`. */
   paginate<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListItem<P>, void, undefined>;
   /** Every item of a list operation, all pages collected; throws `ApiError`. */
   listAll<P extends ListPath>(path: P, ...init: ListInitParam<P>): Promise<ListItem<P>[]>;
@@ -71,86 +83,101 @@ export interface CloudApiClient {
   eject(...middleware: Middleware[]): void;
 }
 
-type AnyInit = { params?: { query?: Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
+type AnyInit = { params?: { path?: object; query?: Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
 
 /**
- * A multipart body given as a plain object becomes FormData: a Blob (or File) is a file part, any
- * other value a text field (arrays give one field per item). FormData is passed through as it is.
+ * A multipart body given as a plain object becomes FormData: a Blob (or File, which keeps its
+ * name) is a file part, any other value a text field. FormData is passed through as it is.
  */
 export function toFormData(body: unknown): FormData {
   if (body instanceof FormData) return body;
   const form = new FormData();
-  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item === undefined || item === null) continue;
-      if (item instanceof Blob) form.append(name, item, (item as { name?: string }).name || name);
-      else form.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
-    }
-  }
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) if (value != null) form.append(name, value instanceof Blob ? value : String(value));
   return form;
 }
-type AnyCall = (url: string, init?: AnyInit) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type AnyResult = { data?: unknown; error?: unknown; response: Response };
+type AnyCall = (url: string, init?: AnyInit) => Promise<AnyResult>;
+
+/**
+ * Sends a Planned request as its URL and options, or a Request (made for middleware) as it is, a
+ * clone of it while a retry can follow; either with `signal`.
+ */
+const sender = (custom: Fetch | undefined, signal: AbortSignal | null | undefined) => (request: Request | Planned, final: boolean) =>
+  request instanceof Planned ? (custom ?? fetch)(request.url, { ...request, signal }) : (custom ?? fetch)(final ? request : request.clone(), { signal });
 
 export function createClient(options: ClientOptions): CloudApiClient {
   const { baseUrl, token, timeoutMs = 30_000, userAgent = `cloudapi-client/${VERSION}` } = options;
-  if (typeof baseUrl !== 'string' || baseUrl === '') throw new TypeError('createClient: `baseUrl` is required, e.g. "https://api.cloud.example/v4".');
+  if (!baseUrl || typeof baseUrl !== 'string') throw new TypeError('baseUrl is required');
   const retry = resolveRetry(options.retry);
-  const fetchOf = (): Fetch => options.fetch ?? ((request) => globalThis.fetch(request));
+  const timed = timeoutMs > 0 && timeoutMs < Infinity;
+  const bearer = (value: string | undefined) => (value ? { Authorization: `Bearer ${value}` } : undefined);
+  const tokenFunction = typeof token === 'function' ? token : undefined;
+  /** Whether middleware was ever registered: from then on openapi-fetch builds real Requests. */
+  let hooked = false;
 
-  const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
-
-  const base = createFetchClient<paths>({ baseUrl, headers: openapiFetch.mergeHeaders({ 'User-Agent': userAgent }, options.headers) });
-  base.use({
-    async onRequest({ request }) {
-      const value = typeof token === 'function' ? await token() : token;
-      if (value) request.headers.set('Authorization', `Bearer ${value}`);
-      return request;
-    },
+  // A fixed token is one of the client's headers; a token function is asked at each call.
+  const base = createFetchClient<paths>({
+    baseUrl,
+    redirect: 'manual',
+    pathSerializer: serializePath,
+    headers: openapiFetch.mergeHeaders({ 'User-Agent': userAgent }, options.headers, bearer(tokenFunction ? undefined : token as string | undefined)),
   });
 
-  // Each call gets its own fetch (openapi-fetch's per-request option), holding the call's timeout:
-  // one AbortController in the Request's signal, its timer restarted for each attempt and stopped
-  // once openapi-fetch has read the body. A body-less request is sent again as it is; one with a
-  // body is cloned for every attempt that may be retried.
+  // Each call gives openapi-fetch its own fetch (a per-request option): retries, redirects, and the
+  // call's timeout, one AbortController whose timer is restarted for each attempt and stopped once
+  // the body has been read. openapi-fetch reads the body as text; the call decides what it is.
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE'): AnyCall => {
     const send = base[method] as unknown as AnyCall;
     return async (url, init = {}) => {
-      const signal = (init.signal as AbortSignal | null | undefined) ?? undefined;
-      const fetchImpl = (init.fetch as Fetch | undefined) ?? fetchOf();
-      let controller: AbortController | undefined;
-      let timer: AttemptTimer | undefined;
+      const operation = `${method} ${url}`;
+      const callerSignal = init.signal as AbortSignal | null | undefined;
+      const custom = (init.fetch as Fetch | undefined) ?? options.fetch;
+      let signal = callerSignal;
+      let arm: ((on: boolean) => void) | undefined;
       let unlink: (() => void) | undefined;
       if (timed) {
-        const own = (controller = new AbortController());
+        const controller = new AbortController();
         let handle: ReturnType<typeof setTimeout> | undefined;
-        timer = {
-          start() {
-            clearTimeout(handle);
-            handle = setTimeout(() => own.abort(new DOMException(`${method} ${url} timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-          },
-          stop: () => clearTimeout(handle),
+        arm = (on) => {
+          clearTimeout(handle);
+          if (on) handle = setTimeout(() => controller.abort(new DOMException(`${operation} timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
         };
-        if (signal) {
-          const follow = () => own.abort(signal.reason);
-          if (signal.aborted) follow();
-          signal.addEventListener('abort', follow, { once: true });
-          unlink = () => signal.removeEventListener('abort', follow);
+        // (An already aborted signal stops the call before it sends anything.)
+        if (callerSignal) {
+          const follow = () => controller.abort(callerSignal.reason);
+          callerSignal.addEventListener('abort', follow, { once: true });
+          unlink = () => callerSignal.removeEventListener('abort', follow);
         }
+        signal = controller.signal;
       }
-      const fetchWithRetries: Fetch = (request) => sendWithRetries(
-        (final) => fetchImpl(final || request.body === null ? request : request.clone()),
-        { method, url: request.url, signal, retry, replayable: true, timer },
-      );
+      const own: AnyInit = {
+        ...init,
+        // Without `params.path`, openapi-fetch would leave `{name}` in the URL.
+        params: { path: {}, ...init.params },
+        parseAs: 'text',
+        // Middleware needs a real Request; without it a Planned one is cheaper (see planned.ts).
+        Request: hooked ? Request : Planned,
+        fetch: (request: Request | Planned) => sendWithRetries(request, sender(custom, signal), retry, callerSignal, arm),
+      };
       // openapi-fetch only knows media types from the types; the generated map says which
-      // operations take multipart bodies, which are sent as FormData (fetch sets the boundary).
-      const multipart = requestMediaTypes[`${method} ${url}`] === 'multipart/form-data' && init.body !== undefined;
-      const body = multipart ? { body: toFormData(init.body) } : {};
+      // operations take multipart bodies, sent as FormData (fetch writes the boundary).
+      if (init.body !== undefined && requestMediaTypes[operation] === 'multipart/form-data') own.body = toFormData(init.body);
+      if (tokenFunction) own.headers = openapiFetch.mergeHeaders(bearer(await tokenFunction()), init.headers as HeadersOptions);
       try {
-        const result = await send(url, { ...init, ...body, signal: controller?.signal ?? signal, fetch: fetchWithRetries });
-        if (result.response.ok) return result;
-        return { error: new ApiError(result.response, result.error, method, result.response.url || url), response: result.response };
+        const { data, error, response } = await send(url, own);
+        if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };
+        // openapi-fetch read the body as text. Every success of the spec is a JSON object
+        // (test/derived.test.ts holds the bundle to it): anything else is an ApiError.
+        let cause: unknown;
+        try {
+          const value: unknown = JSON.parse(data as string);
+          if (value && typeof value === 'object' && !Array.isArray(value)) return { data: value, response };
+        } catch (failure) {
+          cause = failure;
+        }
+        return { error: new ApiError(response, data, operation, response.url || url, 'not a JSON object', cause), response };
       } finally {
-        timer?.stop();
+        arm?.(false);
         unlink?.();
       }
     };
@@ -158,47 +185,62 @@ export function createClient(options: ClientOptions): CloudApiClient {
   const GET = call('GET');
   const POST = call('POST');
 
-  async function* pages(path: string, init: AnyInit = {}) {
-    let page = Number(init.params?.query?.page ?? 1);
-    for (;;) {
-      const { data, error } = await GET(path, { ...init, params: { ...init.params, query: { ...init.params?.query, page } } });
+  async function* pages(path: string, init: AnyInit & PaginationOptions = {}) {
+    const { maxPages = 10_000, onStop, ...rest } = init;
+    let page = Number(rest.params?.query?.page ?? 1);
+    let count = 0;
+    let reason: PaginationStop['reason'] | '' = '';
+    const firsts = new Set<string | undefined>();
+    while (count < maxPages) {
+      const { data, error, response } = await GET(path, { ...rest, params: { ...rest.params, query: { ...rest.params?.query, page } } });
       if (error) throw error;
-      const body = data as { data?: unknown[]; pages?: number };
+      count += 1;
+      const body = data as { data: Array<{ id?: unknown } | undefined>; pages?: number };
+      if (!Array.isArray(body.data)) throw new ApiError(response, body, `GET ${path}`, undefined, 'not a page');
+      // A server that ignores `page` answers the same page again: stop rather than loop.
+      const first = JSON.stringify(body.data[0]?.id ?? body.data[0]);
+      if (firsts.has(first)) {
+        reason = 'repeated-page';
+        break;
+      }
+      firsts.add(first);
       yield body;
-      if (!Array.isArray(body.data) || body.data.length === 0 || !(page < Number(body.pages))) return;
+      reason = !(page < Number(body.pages)) ? 'last-page' : body.data.length ? '' : 'empty-page';
+      if (reason) break;
       page += 1;
     }
+    const stop: PaginationStop = { reason: reason || 'max-pages', pages: count };
+    onStop?.(stop);
+    return stop;
   }
 
-  async function* paginate(path: string, init?: AnyInit) {
-    for await (const page of pages(path, init)) yield* page.data as unknown[];
+  async function* paginate(path: string, init?: AnyInit & PaginationOptions) {
+    for await (const page of pages(path, init)) yield* page.data;
   }
 
-  async function listAll(path: string, init?: AnyInit) {
+  async function listAll(path: string, init?: AnyInit & PaginationOptions) {
     const items: unknown[] = [];
     for await (const item of paginate(path, init)) items.push(item);
     return items;
   }
 
   async function uploadImage(body: ImageUploadRequest, data: UploadData, { signal }: UploadOptions = {}) {
-    const created = await POST('/images/upload', { body, signal });
-    if (created.error) throw created.error;
-    const { upload_to: target } = created.data as ImageUploadResponse;
-    const stream = typeof ReadableStream !== 'undefined' && data instanceof ReadableStream;
-    const response = await sendWithRetries(
-      () => fetchOf()(new Request(target, {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/octet-stream' },
-        body: data as BodyInit,
-        signal,
-        ...(stream ? { duplex: 'half' } : {}),
-      } as RequestInit)),
-      // Uploads run as long as they need: no timeout but the caller's signal.
-      { method: 'PUT', url: target, signal, retry, replayable: !stream },
-    );
-    if (!response.ok) throw await ApiError.fromResponse(response, 'PUT', target);
-    await response.body?.cancel().catch(() => undefined);
-    return created.data as ImageUploadResponse;
+    const created = await unwrap(POST('/images/upload', { body, signal })) as ImageUploadResponse;
+    const target = created.upload_to;
+    const request = new Planned(target, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body: data as BodyInit,
+      redirect: 'manual',
+      duplex: 'half', // required for a stream, allowed for any body
+    } as RequestInit);
+    // Uploads run as long as they need: no timeout but the caller's signal. Bytes in memory are
+    // sent again on a retry; a stream only once.
+    const response = await sendWithRetries(request, sender(options.fetch, signal), retry, signal, undefined, data instanceof ReadableStream);
+    // The upload host is not the API: its error body is kept as text.
+    if (!response.ok) throw new ApiError(response, await response.text(), 'PUT upload_to', target);
+    await discard(response);
+    return created;
   }
 
   return {
@@ -210,8 +252,11 @@ export function createClient(options: ClientOptions): CloudApiClient {
     paginate,
     listAll,
     uploadImage,
-    use: (...middleware: Middleware[]) => base.use(...middleware),
-    eject: (...middleware: Middleware[]) => base.eject(...middleware),
+    use(...middleware: Middleware[]) {
+      hooked = true;
+      base.use(...middleware);
+    },
+    eject: base.eject,
   } as unknown as CloudApiClient;
 }
 

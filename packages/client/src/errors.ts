@@ -1,4 +1,5 @@
-// The error of a failed call: the HTTP status and the spec's `errors` list.
+// The error of a call that did not get a valid success: an error status, a redirect that was not
+// followed, or a success whose body is not what the spec declares.
 import type { ErrorDetail } from '@cloudapi/types';
 import type { ErrorResponse as ErrorBodies, ResponseObjectMap } from 'openapi-typescript-helpers';
 import { parseRetryAfter } from './retry.js';
@@ -16,66 +17,49 @@ export type ErrorDetailOf<Body> = [Body] extends [never]
 /** The `ApiError` a call of `Operation` can give: `errors` typed from the operation's error responses. */
 export type OperationError<Operation> = ApiError<ErrorDetailOf<ErrorBodyOf<Operation>>>;
 
-function detailsOf(body: unknown, response: Response): ErrorDetail[] {
-  const errors = (body as { errors?: unknown } | null)?.errors;
-  if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => e && typeof e.reason === 'string')) {
-    return errors as ErrorDetail[];
-  }
-  // A failure outside the contract (a proxy's 502 page, an empty 500): one entry with the status text.
-  const text = typeof body === 'string' && body.trim() !== '' && body.length <= 200 ? body.trim() : '';
-  return [{ reason: text || `${response.status} ${response.statusText || 'error'}`.trim() }];
-}
-
-function describe(details: readonly ErrorDetail[]): string {
-  return details.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; ');
-}
-
 /**
- * A call that answered a non-2xx status. `errors` is never empty: the body's `errors` when it is
- * the spec's error body, else one entry made from the status.
+ * A call that got no valid success. `errors` is never empty: the body's `errors` when it is the
+ * spec's error body, else one entry saying what was wrong (with an excerpt of the body).
  */
 export class ApiError<Detail = ErrorDetail> extends Error {
   override readonly name = 'ApiError';
-  /** The HTTP status, such as 400 or 404. */
-  readonly status: number;
+  /** The HTTP status, such as 400 or 404; a 2xx when the success body was unusable, 0 for a browser's opaque redirect. */
+  declare readonly status: number;
+  /** The operation as the spec names it: `GET /volumes/{volumeId}` (`PUT upload_to` for an upload). */
+  declare readonly operation: string;
   /** What went wrong: `{ field?, reason }` entries as the spec's `ErrorResponse` defines them. */
-  readonly errors: Detail[];
-  /** The parsed body as received (JSON, else text), for failures outside the contract. */
-  readonly body: unknown;
-  /** The HTTP method and URL of the call. */
-  readonly method: string;
-  readonly url: string;
-  /** `Retry-After` in milliseconds, when the response carried one (429). */
-  readonly retryAfterMs: number | undefined;
+  declare readonly errors: Detail[];
+  /** The body as received: parsed JSON, else its text; undefined when empty. */
+  declare readonly body: unknown;
+  /** The start of the body's text (JSON for a parsed body): at most 200 characters; "" when empty. */
+  declare readonly excerpt: string;
+  /** The HTTP method and the URL requested. */
+  declare readonly method: string;
+  declare readonly url: string;
+  /** `Retry-After` in milliseconds, when the response carried a valid one (429, 503). */
+  declare readonly retryAfterMs: number | undefined;
   /** The response, its body already read. */
-  readonly response: Response;
+  declare readonly response: Response;
 
-  constructor(response: Response, body: unknown, method: string, url: string = response.url) {
-    const errors = detailsOf(body, response);
-    super(`${method} ${url} failed with ${response.status}: ${describe(errors)}`);
-    this.status = response.status;
-    this.errors = errors as Detail[];
-    this.body = body;
-    this.method = method;
-    this.url = url;
-    this.retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    this.response = response;
-  }
-
-  /** Reads a failed response's body (JSON, else text) and makes its error. */
-  static async fromResponse(response: Response, method: string, url?: string): Promise<ApiError> {
-    const text = await response.text().catch(() => '');
-    let body: unknown = text;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
+  /**
+   * `problem`, when given, says why a response that may look fine is refused (a success body that
+   * is not JSON); `cause` is the underlying error (a `SyntaxError`). A 3xx with a Location is a
+   * redirect the client did not follow (see redirects.ts).
+   */
+  constructor(response: Response, body: unknown, operation: string, url: string = response.url, problem?: string, cause?: unknown) {
+    const { status } = response;
+    const location = response.headers.get('location');
+    if (location && status > 299 && status < 400) problem = `${status} redirect to ${location} not followed`;
+    const excerpt = (typeof body === 'string' ? body : JSON.stringify(body) ?? '').slice(0, 200);
+    // The spec's error body gives the errors; anything else becomes one entry.
+    let errors = (body as { errors?: ErrorDetail[] } | null)?.errors;
+    if (problem || !Array.isArray(errors) || !errors.length || !errors.every((e) => typeof e?.reason === 'string')) {
+      errors = [{ reason: problem ? problem + (excerpt && `: ${excerpt}`) : excerpt || `${status} ${response.statusText}` }];
     }
-    return new ApiError(response, body, method, url);
+    super(`${operation} (${url}) failed with ${status}: ${errors.map((d) => (d.field ? `${d.field}: ` : '') + d.reason).join('; ')}`, { cause });
+    Object.assign(this, { status, operation, errors, body, excerpt, method: operation.split(' ')[0], url, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), response });
   }
 }
 
 /** Whether a value is an `ApiError`, also across copies of the package (ESM and CommonJS). */
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && Array.isArray((value as ApiError).errors));
-}
+export const isApiError = (value: unknown): value is ApiError => value instanceof Error && value.name === 'ApiError';

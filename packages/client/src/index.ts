@@ -3,9 +3,12 @@ export { createClient, unwrap, VERSION } from './client.js';
 export type { ClientOptions, CloudApiClient, Fetch, TokenSource, UploadData, UploadOptions } from './client.js';
 export { ApiError, isApiError } from './errors.js';
 export type { ErrorBodyOf, ErrorDetailOf, OperationError } from './errors.js';
-export { backoffDelay, parseRetryAfter, RETRY_DEFAULTS } from './retry.js';
+export { MAX_REDIRECTS } from './redirects.js';
+export { backoffDelay, MAX_RETRIES, parseRetryAfter, RETRY_DEFAULTS } from './retry.js';
 export type { RetryEvent, RetryOptions } from './retry.js';
-export type { ApiResult, CallInit, ClientMethod, ListInit, ListItem, ListPage, ListPath, MultipartBody, Operation, Page, SuccessBody } from './types.js';
+export type {
+  ApiResult, CallInit, ClientMethod, ListInit, ListItem, ListPage, ListPath, MultipartBody, Operation, Page, PaginationOptions, PaginationStop, SuccessBody,
+} from './types.js';
 export type { Middleware } from 'openapi-fetch';
 // The generated types, so one import serves both: `import { createClient, type Volume } from "@cloudapi/client"`.
 export type * from '@cloudapi/types';

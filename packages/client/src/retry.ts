@@ -1,20 +1,29 @@
-// Sending one request with a timeout per attempt, retries with exponential backoff and full
-// jitter, `Retry-After`, and the caller's AbortSignal. What is retried (README "Retries"):
+// Sending one request: the redirects redirects.ts allows, a timeout per request (armed by the
+// caller), retries with exponential backoff and full jitter, `Retry-After`, and the caller's
+// AbortSignal. What is retried (README "Retries"):
 //
 // - 429 for every method: the server did not process the request. `Retry-After` is honoured.
-// - 5xx and network failures for idempotent methods only (GET, HEAD, OPTIONS, PUT, DELETE):
-//   a POST that failed may still have happened.
+// - 5xx and network failures for idempotent methods only (GET, PUT, DELETE): a POST that
+//   failed may still have happened.
 // - Never: timeouts, aborts, any other status, a body that cannot be sent twice (a stream).
+//
+// Both the number of retries (MAX_RETRIES) and the time a call spends waiting between attempts
+// (maxRetryDelayMs) are bounded, whatever the options or the server's `Retry-After` say.
+import { Planned } from './planned.js';
+import { followable, MAX_REDIRECTS } from './redirects.js';
 
 export interface RetryOptions {
-  /** Retries after the first attempt; 0 turns retries off. Default 2. */
+  /** Retries after the first attempt; 0 turns retries off. Default 2, at most `MAX_RETRIES` (10). */
   retries?: number;
   /** Base of the exponential backoff: retry n waits a random time up to `baseDelayMs × 2^n`. Default 250. */
   baseDelayMs?: number;
   /** Cap of one backoff wait. Default 8000. */
   maxDelayMs?: number;
-  /** Longest `Retry-After` the client waits for; a longer one returns the 429 at once. Default 60000. */
-  maxRetryAfterMs?: number;
+  /**
+   * Longest total time one call waits between its attempts (backoff and `Retry-After`); a wait
+   * that would go past it is not made, and the last answer is returned. Default 60000.
+   */
+  maxRetryDelayMs?: number;
   /** Called before each wait, e.g. to log retries. */
   onRetry?: (event: RetryEvent) => void;
   /** Source of jitter in [0, 1). Default `Math.random`. */
@@ -36,35 +45,37 @@ export interface RetryEvent {
 
 type ResolvedRetry = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
 
-export const RETRY_DEFAULTS: Readonly<ResolvedRetry> = Object.freeze({
+/** The most retries a call makes, whatever `retries` says. */
+export const MAX_RETRIES = 10;
+
+export const RETRY_DEFAULTS: Readonly<ResolvedRetry> = {
   retries: 2,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
-  maxRetryAfterMs: 60_000,
+  maxRetryDelayMs: 60_000,
   random: Math.random,
-});
+};
 
-export function resolveRetry(options: RetryOptions | false | undefined): ResolvedRetry {
-  if (options === false) return { ...RETRY_DEFAULTS, retries: 0 };
-  return { ...RETRY_DEFAULTS, ...options };
-}
+/** The options with their defaults; `false` makes no retry. */
+export const resolveRetry = (options: RetryOptions | false | undefined): ResolvedRetry => ({ ...RETRY_DEFAULTS, ...(options === false ? { retries: 0 } : options) });
 
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
-
-export function isIdempotent(method: string): boolean {
-  return IDEMPOTENT.has(method.toUpperCase());
-}
+// RFC 9110 §5.6.7: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), and the obsolete RFC 850
+// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`, in GMT) forms. Only
+// these reach Date.parse, which would also read "1, 2" or "-5" as dates (names are matched in any
+// case; Date.parse refuses unknown month names).
+const HTTP_DATE = /^[a-z]{3}(?:, \d\d [a-z]{3} \d{4} [\d:]{8} GMT|[a-z]{3,6}, \d\d-[a-z]{3}-\d\d [\d:]{8} GMT| [a-z]{3} [ \d]\d [\d:]{8} \d{4})$/i;
 
 /**
- * `Retry-After` in milliseconds: delay-seconds (decimals tolerated) or an HTTP date; undefined
- * when absent or unreadable.
+ * `Retry-After` in milliseconds: delay-seconds (digits only) or an HTTP-date, as RFC 9110 defines
+ * them; undefined for anything else (negative or fractional numbers, lists, other date formats),
+ * so that the client backs off instead.
  */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (value == null) return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const text = value ?? '';
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = HTTP_DATE.test(text) ? Date.parse(text.endsWith('GMT') ? text : `${text} GMT`) : NaN;
+  // (NaN: not a date Date.parse knows.)
+  return date >= 0 ? Math.max(0, date - now) : undefined;
 }
 
 /** The wait before retry number `attempt + 1`: full jitter over an exponentially growing ceiling. */
@@ -73,84 +84,76 @@ export function backoffDelay(attempt: number, options: Pick<ResolvedRetry, 'base
   return Math.floor(options.random() * ceiling);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** Frees the connection of a response whose body is not read. */
+export const discard = (response: Response | undefined) => response?.body?.cancel().catch(() => undefined);
 
-export interface AttemptTimer {
-  /** Starts the timeout of an attempt, replacing the previous attempt's. */
-  start(): void;
-  /** Clears it. */
-  stop(): void;
-}
-
-export interface SendOptions {
-  method: string;
-  url: string;
-  /** The caller's signal: aborting it rejects with its reason, during an attempt or a wait. */
-  signal?: AbortSignal | null;
-  retry: ResolvedRetry;
-  /** False when the body cannot be sent twice: the first response is returned as it is. */
-  replayable: boolean;
-  /**
-   * The timeout of each attempt. It is stopped before a wait, and left running when a response is
-   * returned, so that it also covers reading the body; the caller stops it once that is done.
-   */
-  timer?: AttemptTimer;
-}
-
-const isAbort = (error: unknown) => {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === 'TimeoutError' || name === 'AbortError';
-};
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+const sleep = (ms: number, signal: AbortSignal | null | undefined) => new Promise<void>((resolve, reject) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => {
+    clearTimeout(timer);
+    reject(signal.reason);
+  }, { once: true });
+});
 
 /**
- * Calls `send` (one attempt; `final` when no retry can follow it) until a response that is not
- * retried, or the retries run out. Rejects with the caller's abort reason, the timeout's
+ * Sends `request` with `fetchOne`, following the redirects `followable` allows, and retrying
+ * until a response that is not retried, the retries run out, or the next wait would pass
+ * `maxRetryDelayMs`. `fetchOne` is told when no retry can follow (`final`): until then it must
+ * keep the body for the next attempt. Rejects with the caller's abort reason, the timeout's
  * `TimeoutError`, or the last network failure.
+ *
+ * - `signal`: the caller's; aborting it rejects with its reason, during a request or a wait.
+ * - `arm`: starts (true) or stops (false) the timeout of a request. It is stopped before a wait,
+ *   and left running when a response is returned, so that it also covers reading the body; the
+ *   caller stops it once that is done.
+ * - `once`: the body cannot be sent twice (a stream), so the first response is returned as it is.
  */
-export async function sendWithRetries(send: (final: boolean) => Promise<Response>, options: SendOptions): Promise<Response> {
-  const { method, url, retry, replayable, timer } = options;
-  const signal = options.signal ?? undefined;
-  const idempotent = isIdempotent(method);
-  for (let attempt = 0; ; attempt++) {
+export async function sendWithRetries<R extends Request | Planned>(
+  request: R,
+  fetchOne: (request: R, final: boolean) => Promise<Response>,
+  retry: ResolvedRetry,
+  signal?: AbortSignal | null,
+  arm?: (on: boolean) => void,
+  once?: boolean,
+): Promise<Response> {
+  // Only a POST may have taken effect when it failed; the client sends no PATCH.
+  const idempotent = request.method !== 'POST';
+  // NaN and negative counts make no retry (the loop compares with `<`).
+  const retries = once ? 0 : Math.min(retry.retries, MAX_RETRIES);
+  let waited = 0;
+  let hops = 0;
+  for (let attempt = 0; ;) {
     signal?.throwIfAborted();
-    const canRetry = replayable && attempt < retry.retries;
-    timer?.start();
-    let response: Response;
+    const final = !(attempt < retries);
+    arm?.(true);
+    let response: Response | undefined;
+    let failure: unknown;
     try {
-      response = await send(!canRetry);
+      response = await fetchOne(request, final);
+      const target = hops < MAX_REDIRECTS && followable(request, response);
+      if (target) {
+        hops += 1;
+        await discard(response);
+        request = (request instanceof Request ? new Request(target, request) : new Planned(target, request)) as R;
+        continue;
+      }
+      if (final || !(response.status === 429 || (response.status >= 500 && idempotent))) return response;
     } catch (error) {
-      timer?.stop();
-      if (signal?.aborted) throw signal.reason;
-      if (isAbort(error) || !idempotent || !canRetry) throw error;
-      const delayMs = backoffDelay(attempt, retry);
-      retry.onRetry?.({ attempt: attempt + 1, delayMs, method, url, error });
-      await sleep(delayMs, signal);
-      continue;
+      signal?.throwIfAborted();
+      // fetch rejects with a TypeError for a network failure; timeouts are not retried.
+      if (!(error instanceof TypeError) || !idempotent || final) throw error;
+      failure = error;
     }
-    const retryable = response.status === 429 || (response.status >= 500 && idempotent);
-    if (!retryable || !canRetry) return response;
-    let delayMs = backoffDelay(attempt, retry);
-    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-    if (retryAfter !== undefined) {
-      if (retryAfter > retry.maxRetryAfterMs) return response;
-      delayMs = retryAfter;
+    const delayMs = parseRetryAfter(response?.headers.get('retry-after')) ?? backoffDelay(attempt, retry);
+    if ((waited += delayMs) > retry.maxRetryDelayMs) {
+      if (response) return response;
+      throw failure;
     }
-    timer?.stop();
-    await response.body?.cancel().catch(() => undefined);
-    retry.onRetry?.({ attempt: attempt + 1, delayMs, method, url, status: response.status });
+    arm?.(false);
+    await discard(response);
+    attempt += 1;
+    retry.onRetry?.({ attempt, delayMs, method: request.method, url: request.url, status: response?.status, error: failure });
     await sleep(delayMs, signal);
   }
 }

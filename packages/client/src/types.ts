@@ -47,9 +47,12 @@ type BodyOption<Op> = [OperationRequestBodyContent<Op>] extends [undefined]
 /**
  * The options of a call: `params` (`path`, `query`), `body`, and fetch options (`signal`,
  * `headers`, ...). A concrete type rather than openapi-fetch's inferred one, so that TypeScript
- * checks object literals for unknown (and read-only) fields.
+ * checks object literals for unknown (and read-only) fields. The client owns how bodies are
+ * written and read (`bodySerializer`, `parseAs`), how path parameters are encoded
+ * (`pathSerializer`) and redirects (`redirect`); middleware is the client's (`use`), not a call's.
  */
-export type CallInit<Op> = ParamsOption<Op> & BodyOption<Op> & Omit<RequestOptions<Op>, 'params' | 'body' | 'parseAs'> & Omit<RequestInit, 'body' | 'headers'>;
+export type CallInit<Op> = ParamsOption<Op> & BodyOption<Op> & Omit<RequestOptions<Op>, 'params' | 'body' | 'parseAs' | 'pathSerializer' | 'bodySerializer' | 'middleware'>
+  & Omit<RequestInit, 'body' | 'headers' | 'redirect'>;
 
 /** The options argument, optional unless the operation has required parameters or a body. */
 export type CallInitParam<Op> = RequiredKeysOf<CallInit<Op>> extends never ? [init?: CallInit<Op>] : [init: CallInit<Op>];
@@ -83,8 +86,28 @@ export type ListPage<P extends ListPath> = SuccessBody<Operation<P, 'get'>>;
 /** The items of a list operation (`Volume` for `/volumes`). */
 export type ListItem<P extends ListPath> = ListPage<P> extends { data: ReadonlyArray<infer Item> } ? Item : never;
 
+/** Why a walk over a list's pages stopped. */
+export interface PaginationStop {
+  /**
+   * `last-page`: the page numbered `pages` was read. `empty-page`: a page had no items.
+   * `repeated-page`: a page began with the same item (same `id`) as an earlier one, as when a
+   * server ignores `page`; it is not yielded. `max-pages`: `maxPages` pages were read.
+   */
+  reason: 'last-page' | 'empty-page' | 'repeated-page' | 'max-pages';
+  /** How many pages were requested. */
+  pages: number;
+}
+
+/** How a walk over pages is bounded and observed. */
+export interface PaginationOptions {
+  /** The most pages one walk requests. Default 10000. */
+  maxPages?: number;
+  /** Called once when the walk stops by itself (not when the caller breaks out or a page fails). */
+  onStop?: (stop: PaginationStop) => void;
+}
+
 /** The options of a list call (`params.query.page` is where the walk starts, 1 by default). */
-export type ListInit<P extends ListPath> = CallInit<Operation<P, 'get'>>;
+export type ListInit<P extends ListPath> = CallInit<Operation<P, 'get'>> & PaginationOptions;
 
 /** The options argument, optional unless the path has parameters. */
-export type ListInitParam<P extends ListPath> = CallInitParam<Operation<P, 'get'>>;
+export type ListInitParam<P extends ListPath> = RequiredKeysOf<ListInit<P>> extends never ? [init?: ListInit<P>] : [init: ListInit<P>];

@@ -2,7 +2,7 @@
 // path, parameter and body is checked against the spec, results and errors are exact, and only
 // list operations paginate. An unused @ts-expect-error fails the run, so each one must bite.
 import { describe, expectTypeOf, it } from 'vitest';
-import { ApiError, createClient, unwrap, type ListItem, type ListPath } from '../src/index.js';
+import { ApiError, createClient, unwrap, type ApiResult, type ListItem, type ListPath, type Operation, type PaginationStop } from '../src/index.js';
 import type {
   EmptyObject, ErrorDetail, Image, ImageList, ImageUploadResponse, Region, Tag, TaggedObject, Volume, VolumeList,
 } from '@cloudapi/types';
@@ -79,6 +79,39 @@ describe('calls', () => {
     void client.GET('/volumes', { body: { label: 'x' } });
   });
 
+  it('say what can happen: data is the resource exactly when there is no error, which is an ApiError', async () => {
+    const result = await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } });
+    expectTypeOf(result).toEqualTypeOf<ApiResult<Operation<'/volumes/{volumeId}', 'get'>>>();
+    if (!result.error) {
+      expectTypeOf(result.data).toEqualTypeOf<Volume>();
+      expectTypeOf(result.data.id).toEqualTypeOf<number>();
+    }
+    if (result.data) expectTypeOf(result.error).toEqualTypeOf<undefined>();
+    if (result.error) {
+      expectTypeOf(result.data).toEqualTypeOf<undefined>();
+      expectTypeOf(result.error).toExtend<ApiError>();
+      expectTypeOf(result.error).toExtend<Error>();
+      expectTypeOf(result.error.operation).toEqualTypeOf<string>();
+      expectTypeOf(result.error.excerpt).toEqualTypeOf<string>();
+      expectTypeOf(result.error.body).toEqualTypeOf<unknown>();
+      expectTypeOf(result.error.cause).toEqualTypeOf<unknown>();
+      expectTypeOf(result.error.retryAfterMs).toEqualTypeOf<number | undefined>();
+    }
+    // @ts-expect-error data may be undefined until the error is ruled out
+    void result.data.id;
+    // @ts-expect-error error is not an unknown: it has the ApiError's fields, and no others
+    void result.error?.statusCode;
+  });
+
+  it('leave redirects and path encoding to the client', () => {
+    // @ts-expect-error redirects are the client's: never followed with a body or to another origin
+    void client.GET('/volumes', { redirect: 'follow' });
+    // @ts-expect-error path parameters are always encoded as one segment each
+    void client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } }, pathSerializer: (path: string) => path });
+    // @ts-expect-error the client reads the body itself
+    void client.GET('/volumes', { parseAs: 'stream' });
+  });
+
   it('unwrap to the data, throwing the ApiError', async () => {
     expectTypeOf(await unwrap(client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } }))).toEqualTypeOf<Volume>();
     expectTypeOf(await unwrap(client.POST('/images/upload', { body: { label: 'x', region: 'us-east' } }))).toEqualTypeOf<ImageUploadResponse>();
@@ -110,6 +143,18 @@ describe('pagination', () => {
     expectTypeOf(tagged).toEqualTypeOf<TaggedObject[]>();
   });
 
+  it('are bounded by maxPages and say why they stopped', async () => {
+    const walk = client.pages('/volumes', { maxPages: 50, onStop: (stop) => expectTypeOf(stop).toEqualTypeOf<PaginationStop>() });
+    expectTypeOf(walk).toEqualTypeOf<AsyncGenerator<VolumeList, PaginationStop, undefined>>();
+    const step = await walk.next();
+    if (step.done) expectTypeOf(step.value.reason).toEqualTypeOf<'last-page' | 'empty-page' | 'repeated-page' | 'max-pages'>();
+    await client.listAll('/regions', { maxPages: 3 });
+    // @ts-expect-error maxPages is a number
+    void client.listAll('/regions', { maxPages: '3' });
+    // @ts-expect-error no such stop reason
+    void client.listAll('/regions', { onStop: (stop) => stop.reason === 'server-lied' });
+  });
+
   it('requires the path parameters of the list', () => {
     // @ts-expect-error label is required
     void client.listAll('/tags/{label}');
@@ -124,11 +169,13 @@ describe('options and helpers', () => {
       baseUrl: 'http://127.0.0.1:4010/v4',
       token: async () => 'refreshed',
       fetch: (request) => fetch(request),
-      retry: { retries: 3, baseDelayMs: 100, onRetry: (event) => expectTypeOf(event.attempt).toEqualTypeOf<number>() },
+      retry: { retries: 3, baseDelayMs: 100, maxRetryDelayMs: 10_000, onRetry: (event) => expectTypeOf(event.attempt).toEqualTypeOf<number>() },
       timeoutMs: 5_000,
       userAgent: 'my-app/1.0',
     });
-    createClient({ baseUrl: 'http://127.0.0.1:4010/v4', retry: false });
+    createClient({ baseUrl: 'http://127.0.0.1:4010/v4', retry: false, fetch });
+    // @ts-expect-error the longest total wait is maxRetryDelayMs
+    createClient({ baseUrl: 'http://127.0.0.1:4010/v4', retry: { maxRetryAfterMs: 1 } });
     // @ts-expect-error baseUrl is required
     createClient({ token: 't' });
   });

@@ -25,12 +25,23 @@ function requiredOf(schema: any): Set<string> {
   return new Set([...(resolved?.required ?? []), ...(resolved?.allOf ?? []).flatMap((part: any) => [...requiredOf(part)])]);
 }
 
-interface Op { route: string; method: string; status: string; page: boolean }
+/** Whether a schema only admits JSON objects: `type: object`, or an `allOf` with such a part. */
+function objectOnly(schema: any): boolean {
+  const resolved = resolve(schema);
+  return resolved?.type === 'object' || (resolved?.allOf ?? []).some(objectOnly);
+}
+
+interface Op { route: string; method: string; status: string; page: boolean; successes: Array<{ status: string; media: string[]; object: boolean }> }
 const ops: Op[] = Object.entries(bundle.paths as Record<string, any>).flatMap(([route, item]) => METHODS.filter((m) => item[m]).map((method) => {
-  const [status, response] = Object.entries(item[method].responses as Record<string, unknown>).find(([code]) => code.startsWith('2'))!;
+  const responses = Object.entries(item[method].responses as Record<string, unknown>).filter(([code]) => code.startsWith('2'));
+  const [status, response] = responses[0]!;
   const schema = resolve(response)?.content?.['application/json']?.schema;
   const required = requiredOf(schema);
-  return { route, method, status, page: method === 'get' && PAGE_FIELDS.every((f) => required.has(f)) };
+  const successes = responses.map(([code, raw]) => {
+    const content = resolve(raw)?.content ?? {};
+    return { status: code, media: Object.keys(content), object: objectOnly(content['application/json']?.schema) };
+  });
+  return { route, method, status, page: method === 'get' && PAGE_FIELDS.every((f) => required.has(f)), successes };
 }));
 const listPaths = ops.filter((op) => op.page).map((op) => op.route);
 
@@ -58,6 +69,16 @@ const quote = (value: string) => JSON.stringify(value);
 const union = (values: string[]) => (values.length ? values.map(quote).join(' | ') : 'never');
 
 describe('generic types derived from the bundle', () => {
+  it('declares every success as one JSON object, the only success the client accepts', () => {
+    // The client makes an ApiError of any 2xx body that is not a JSON object (an empty body, an
+    // HTML page, `null`). An operation answering something else needs the client taught first.
+    const others = ops.flatMap((op) => op.successes.filter((s) => s.media.join() !== 'application/json' || !s.object)
+      .map((s) => `${op.method.toUpperCase()} ${op.route} ${s.status}: ${s.media.join(', ') || 'no body'}${s.object ? '' : ' (not an object)'}`));
+    expect(others).toEqual([]);
+    expect(objectOnly({ type: 'array' })).toBe(false);
+    expect(objectOnly({ allOf: [{ $ref: '#/components/schemas/Volume' }, { type: 'object' }] })).toBe(true);
+  });
+
   it('finds the list operations from their response shape', () => {
     expect(listPaths.length).toBeGreaterThan(0);
     expect(ops.some((op) => op.method === 'get' && !op.page)).toBe(true);

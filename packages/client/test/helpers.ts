@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 
 export interface Recorded {
   method: string;
+  /** The request target exactly as it arrived (no dot segments resolved, nothing decoded). */
+  raw: string;
   url: URL;
   headers: IncomingMessage['headers'];
   body: Buffer;
@@ -30,7 +32,7 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const recorded: Recorded = { method: req.method ?? '', url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, body: Buffer.concat(chunks), at: performance.now() };
+      const recorded: Recorded = { method: req.method ?? '', raw: req.url ?? '', url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, body: Buffer.concat(chunks), at: performance.now() };
       requests.push(recorded);
       Promise.resolve(handler(recorded, res, requests.length - 1)).catch((error: unknown) => {
         res.writeHead(599).end(String(error));

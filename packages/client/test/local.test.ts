@@ -69,10 +69,10 @@ describe('pagination', () => {
     expect(seen).toHaveLength(25);
   });
 
-  it('stops when the server keeps answering the same page', async () => {
+  it('stops when the server keeps answering the same page, without yielding it twice', async () => {
     const client = await clientFor((_, response) => json(response, 200, { data: [region(1)], page: 1, pages: 3, results: 3 }));
-    expect(await client.listAll('/regions')).toHaveLength(3);
-    expect(queries().map((q) => q.page)).toEqual(['1', '2', '3']);
+    expect(await client.listAll('/regions')).toEqual([region(1)]);
+    expect(queries().map((q) => q.page)).toEqual(['1', '2']);
   });
 });
 
@@ -131,20 +131,25 @@ describe('multipart bodies', () => {
     const { error } = await client.POST('/support/tickets/{ticketId}/attachments', { params: { path: { ticketId: 11223 } }, body });
     expect(error).toBeUndefined();
     const [sent] = server!.requests;
-    return { type: String(sent!.headers['content-type']), text: sent!.body.toString() };
+    const type = String(sent!.headers['content-type']);
+    // Read back with fetch's own multipart parser: the boundary of the header must be the body's.
+    const file = (await new Response(new Uint8Array(sent!.body), { headers: { 'content-type': type } }).formData()).get('file') as File;
+    return { type, text: sent!.body.toString(), file: { name: file.name, content: await file.text() } };
   };
 
   it('sends a plain object as multipart/form-data, a Blob as a file part', async () => {
-    const { type, text } = await attachment({ file: new File(['hello'], 'notes.txt', { type: 'text/plain' }) });
+    const { type, text, file } = await attachment({ file: new File(['hello'], 'notes.txt', { type: 'text/plain' }) });
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(file).toEqual({ name: 'notes.txt', content: 'hello' });
     expect(text).toMatch(/Content-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text\/plain\r\n\r\nhello/);
   });
 
   it('passes FormData through as it is', async () => {
     const form = new FormData();
     form.append('file', new Blob(['%PDF-1.4']), 'invoice.pdf');
-    const { type, text } = await attachment(form);
+    const { type, text, file } = await attachment(form);
     expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    expect(file).toEqual({ name: 'invoice.pdf', content: '%PDF-1.4' });
     expect(text).toContain('filename="invoice.pdf"');
   });
 
@@ -154,5 +159,52 @@ describe('multipart bodies', () => {
     const [sent] = server!.requests;
     expect(sent!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(sent!.body.toString())).toEqual({ label: 'copy' });
+  });
+});
+
+describe('middleware', () => {
+  it('sends the Request middleware made, the same on a retry', async () => {
+    const client = await clientFor((request, response, index) => {
+      if (index === 0) return json(response, 429, { errors: [{ reason: 'Too many requests' }] }, { 'retry-after': '0' });
+      json(response, 200, { id: 1 });
+    });
+    const seen: string[] = [];
+    client.use({
+      onRequest: ({ request }) => new Request(request, { body: JSON.stringify({ label: 'signed', region: 'us-east' }), headers: { ...Object.fromEntries(request.headers), 'x-signature': 'abc' } }),
+      onResponse: ({ response }) => void seen.push(String(response.status)),
+    });
+    const { error } = await client.POST('/volumes', { body: { label: 'data', region: 'us-east' } });
+    expect(error).toBeUndefined();
+    expect(server!.requests.map((r) => [r.method, r.headers['x-signature'], r.headers.authorization, JSON.parse(r.body.toString())])).toEqual([
+      ['POST', 'abc', 'Bearer t', { label: 'signed', region: 'us-east' }],
+      ['POST', 'abc', 'Bearer t', { label: 'signed', region: 'us-east' }],
+    ]);
+    expect(seen).toEqual(['200']);
+  });
+
+  it('without middleware, sends the JSON body again on a retry, with its length', async () => {
+    const client = await clientFor((request, response, index) => {
+      if (index === 0) return json(response, 429, { errors: [{ reason: 'Too many requests' }] }, { 'retry-after': '0' });
+      json(response, 200, { id: 1 });
+    });
+    await client.POST('/volumes', { body: { label: 'data', region: 'us-east' } });
+    expect(server!.requests.map((r) => [r.headers['content-type'], r.headers['content-length'], r.body.toString()])).toEqual([
+      ['application/json', '35', '{"label":"data","region":"us-east"}'],
+      ['application/json', '35', '{"label":"data","region":"us-east"}'],
+    ]);
+  });
+});
+
+describe('the token and headers', () => {
+  it('sends the token over the client\'s headers, and a call\'s own Authorization over both', async () => {
+    server = await startServer((_, response) => json(response, 200, { id: 1 }));
+    const baseUrl = `${server.url}/v4`;
+    const fixed = createClient({ baseUrl, token: 'fixed', headers: { authorization: 'Bearer from-headers' } });
+    const refreshed = createClient({ baseUrl, token: async () => 'refreshed', headers: { authorization: 'Bearer from-headers' } });
+    for (const client of [fixed, refreshed]) {
+      await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } } });
+      await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: 1 } }, headers: { authorization: 'Bearer for-this-call' } });
+    }
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer fixed', 'Bearer for-this-call', 'Bearer refreshed', 'Bearer for-this-call']);
   });
 });

@@ -15,7 +15,8 @@ const allOperations = [...operations(bundle)];
 let mock: Awaited<ReturnType<typeof startMock>>;
 let client: CloudApiClient;
 const sent: Request[] = [];
-const recordingFetch = (request: Request) => {
+const recordingFetch = (input: string | Request, init?: RequestInit) => {
+  const request = new Request(input, init);
   sent.push(request.clone());
   return fetch(request);
 };
@@ -174,7 +175,8 @@ describe('image upload against the mock', () => {
 
   it('creates the upload, then PUTs the bytes to upload_to as application/octet-stream without the token', async () => {
     // The mock's upload_to is a host of the example domain: send it to the local server instead.
-    const routed = (request: Request) => {
+    const routed = (input: string | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
       const url = new URL(request.url);
       if (url.hostname === '127.0.0.1') return fetch(request);
       return fetch(new Request(`${uploads.url}${url.pathname}${url.search}`, request));

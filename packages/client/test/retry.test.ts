@@ -47,8 +47,8 @@ describe('429', () => {
     expect(requests[1]!.headers.authorization).toBe('Bearer t');
   });
 
-  it('gives up on a Retry-After longer than maxRetryAfterMs, returning the 429 with retryAfterMs', async () => {
-    const { client, requests } = await scripted([status(429, { 'retry-after': '120' }), ok], { retry: { maxRetryAfterMs: 60_000 } });
+  it('gives up on a Retry-After longer than maxRetryDelayMs, returning the 429 with retryAfterMs', async () => {
+    const { client, requests } = await scripted([status(429, { 'retry-after': '120' }), ok], { retry: { maxRetryDelayMs: 60_000 } });
     const { error } = await getVolume(client);
     expect(requests).toHaveLength(1);
     expect(error).toBeInstanceOf(ApiError);
@@ -173,17 +173,21 @@ describe('backoffDelay and parseRetryAfter', () => {
     expect(Math.min(...drawn)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...drawn)).toBeLessThan(400);
     expect(new Set(drawn).size).toBeGreaterThan(10);
-    expect(RETRY_DEFAULTS).toMatchObject({ retries: 2, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 });
+    expect(RETRY_DEFAULTS).toMatchObject({ retries: 2, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryDelayMs: 60_000 });
   });
 
-  it('reads delay-seconds and HTTP dates', () => {
+  it('reads delay-seconds and the three HTTP-date forms of RFC 9110, nothing else', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
     expect(parseRetryAfter('30', now)).toBe(30_000);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-    expect(parseRetryAfter('1.5', now)).toBe(1_500);
+    expect(parseRetryAfter('0', now)).toBe(0);
     expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:10 GMT', now)).toBe(10_000);
+    expect(parseRetryAfter('Wednesday, 01-Jan-25 00:00:10 GMT', now)).toBe(10_000);
+    expect(parseRetryAfter('Wed Jan  1 00:00:10 2025', now)).toBe(10_000);
     expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    // Lenient forms that Date.parse would read, and numbers RFC 9110 does not allow: back off instead.
+    for (const value of ['-5', '1, 2', '1.5', ' 0 ', '1e3', 'soon', '2025-01-01T00:00:10Z', '1 Jan 2025', 'Wed, 01 Jan 2025 00:00:10 UTC', 'Wed, 1 Jan 2025 00:00:10 GMT', 'Wed, 01 Foo 2025 00:00:10 GMT', '']) {
+      expect(parseRetryAfter(value, now), value).toBeUndefined();
+    }
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // `npm run docs` (through Turbo): writes dist/index.html, a self-contained Redoc page of a
 // docs-only copy of the bundle (code samples, vendor extensions in words, see src/derive.mjs),
-// and beside it the spec's bundle unchanged as dist/openapi.yaml and dist/openapi.json, the
-// page's download links. Everything is staged and renamed into place only when all is ready.
+// and beside it the spec's bundle unchanged as dist/openapi.yaml and dist/openapi.json, and its
+// OpenAPI 3.0.3 edition as dist/openapi.3.0.{yaml,json}: the page's download links. Everything is staged and renamed into place only when all is ready.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +16,7 @@ const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 
-// --bundle DIR builds from another bundle (openapi.json and openapi.yaml in DIR), --out DIR
+// --bundle DIR builds from another bundle (openapi.json, openapi.yaml and their 3.0 edition in DIR), --out DIR
 // writes elsewhere: for trying the page on a larger or changed spec without touching spec/.
 const option = (name) => { const i = process.argv.indexOf(name); return i > 0 ? path.resolve(process.argv[i + 1]) : null; };
 const distDir = option('--out') ?? path.join(packageDir, 'dist');
@@ -42,7 +42,7 @@ function run(args) {
   });
 }
 
-const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml']
+const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.3.0.yaml']
   .map((name) => [name, bundleDir ? path.join(bundleDir, name) : require.resolve(`@cloudapi/spec/${name}`)]));
 const bundle = JSON.parse(readFileSync(bundleFiles['openapi.json'], 'utf8'));
 const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf8');
@@ -82,7 +82,7 @@ try {
 
   const count = [...operations(derived)].length;
   console.log(`✔ docs: ${count} operations with code samples, ${replaced} CDN logo references inlined → ` +
-    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json} (${Date.now() - started} ms)`);
+    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json} and openapi.3.0.{yaml,json} (${Date.now() - started} ms)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

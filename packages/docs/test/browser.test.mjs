@@ -173,7 +173,7 @@ describe('the documentation page in Chromium, offline', () => {
       await page.screenshot({ path: path.join(resultsDir, 'docs-operation-client.png') });
 
       await page.goto(`${server.url}#/`);
-      for (const file of ['openapi.yaml', 'openapi.json']) {
+      for (const file of ['openapi.yaml', 'openapi.json', 'openapi.3.0.yaml', 'openapi.3.0.json']) {
         expect(await page.locator(`a[href="${file}"]`).count(), `a download link to ${file}`).toBeGreaterThan(0);
       }
       await page.screenshot({ path: path.join(resultsDir, 'docs-home.png') });

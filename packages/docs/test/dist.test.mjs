@@ -13,7 +13,7 @@ const html = readFileSync(path.join(docsDistDir, 'index.html'), 'utf8');
 
 describe('the built site', () => {
   it('ships the spec bundle unchanged beside the page, for its download links', () => {
-    for (const name of ['openapi.yaml', 'openapi.json']) {
+    for (const name of ['openapi.yaml', 'openapi.json', 'openapi.3.0.yaml', 'openapi.3.0.json']) {
       expect(readFileSync(path.join(docsDistDir, name), 'utf8'), name).toBe(readFileSync(require.resolve(`@cloudapi/spec/${name}`), 'utf8'));
     }
   });

@@ -1,9 +1,11 @@
-// `npm start` after its build: the root script serves the docs and the mock on the ports it is
-// given, prints both URLs, and Ctrl-C (SIGINT) stops both. Run with --no-build: Turbo has built
-// everything before this test runs.
+// `npm start` after its build: the root script serves the docs, the mock and the reference server
+// on the ports it is given, prints their URLs and the server's token, and Ctrl-C (SIGINT) stops
+// all three. Run with --no-build: Turbo has built everything before this test runs.
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@cloudapi/mock';
@@ -11,9 +13,11 @@ import { freePort } from '@cloudapi/mock';
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const startScript = path.join(rootDir, 'scripts', 'start.mjs');
 
+// The reference server keeps its data in a temporary folder, never the repository's .data/.
 function start(env) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-start-'));
   const child = spawn(process.execPath, [startScript, '--no-build'], {
-    cwd: rootDir, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: rootDir, env: { ...process.env, HOST: '127.0.0.1', SERVER_PORT: '0', DATA_DIR: dataDir, TOKENS_FILE: '', DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (d) => { output += d; });
@@ -39,12 +43,18 @@ function refused(port) {
 }
 
 describe('npm start (scripts/start.mjs)', () => {
-  it('serves the docs and the mock, prints both URLs, and stops both on SIGINT', async () => {
-    const [docsPort, mockPort] = [await freePort(), await freePort()];
-    const run = start({ DOCS_PORT: String(docsPort), PORT: String(mockPort) });
+  it('serves the docs, the mock and the server, prints their URLs and the token, and stops all three on SIGINT', async () => {
+    const [docsPort, mockPort, serverPort] = [await freePort(), await freePort(), await freePort()];
+    const run = start({ DOCS_PORT: String(docsPort), PORT: String(mockPort), SERVER_PORT: String(serverPort) });
     try {
       const [, docsUrl] = await run.waitFor(/docs {2}(http:\/\/\S+)/);
       const [, mockUrl] = await run.waitFor(/mock {2}(http:\/\/\S+)/);
+      const [, serverUrl] = await run.waitFor(/server {2}(http:\/\/\S+)/);
+      const [, token] = await run.waitFor(/token: ([0-9a-f]+)/);
+      expect(serverUrl).toBe(`http://127.0.0.1:${serverPort}/v4`);
+      const volumes = await fetch(`${serverUrl}/volumes`, { headers: { authorization: `Bearer ${token}` } });
+      expect(volumes.status).toBe(200);
+      expect((await fetch(`${serverUrl}/volumes`)).status).toBe(401);
       expect(docsUrl).toBe(`http://127.0.0.1:${docsPort}/`);
       expect(mockUrl).toBe(`http://127.0.0.1:${mockPort}/v4`);
       const page = await fetch(docsUrl);
@@ -57,9 +67,10 @@ describe('npm start (scripts/start.mjs)', () => {
 
       run.child.kill('SIGINT');
       expect(await run.exited).toEqual({ code: 0, signal: null });
-      expect(run.output()).toContain('stopped the docs and the mock');
+      expect(run.output()).toContain('stopped the docs, the mock and the server');
       expect(await refused(docsPort)).toBe(true);
       expect(await refused(mockPort)).toBe(true);
+      expect(await refused(serverPort)).toBe(true);
     } finally {
       run.child.kill('SIGKILL');
     }
@@ -74,6 +85,23 @@ describe('npm start (scripts/start.mjs)', () => {
       const { code } = await run.exited;
       expect(code).toBe(1);
       expect(run.output()).toMatch(/the docs server did not start: port \d+ on 127\.0\.0\.1 is in use: set DOCS_PORT/);
+      expect(await refused(mockPort)).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+      blocker.close();
+    }
+  }, 90_000);
+
+  it('stops the docs and the mock and fails with a message when the server port is taken', async () => {
+    const blocker = createServer();
+    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const [docsPort, mockPort] = [await freePort(), await freePort()];
+    const run = start({ DOCS_PORT: String(docsPort), PORT: String(mockPort), SERVER_PORT: String(blocker.address().port) });
+    try {
+      const { code } = await run.exited;
+      expect(code).toBe(1);
+      expect(run.output()).toMatch(/the reference server did not start: port \d+ on 127\.0\.0\.1 is already in use: .*set SERVER_PORT/);
+      expect(await refused(docsPort)).toBe(true);
       expect(await refused(mockPort)).toBe(true);
     } finally {
       run.child.kill('SIGKILL');

@@ -1,40 +1,107 @@
 #!/usr/bin/env node
-// `npm run mock`: serves the API's mock with Prism on 127.0.0.1:4010 until Ctrl-C.
-// PORT and HOST override the address; --dynamic generates responses from the schemas (--seed N
-// makes them repeatable).
-import { startMock } from '../src/index.mjs';
+// `npm run mock`: serves the API's mock (Prism behind the front layer) until Ctrl-C, or with
+// --proxy validates the traffic to a real implementation. See packages/mock/README.md.
+//
+// Exit status: 0 stopped by Ctrl-C/SIGTERM; 1 Prism could not be kept running (the cause is
+// printed), or --proxy saw violations, or the --run command failed; 2 bad usage.
+import { spawn } from 'node:child_process';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_BODY, parseSize } from '../src/body.mjs';
 
-const port = process.env.PORT ? Number(process.env.PORT) : 4010;
-const host = process.env.HOST || '127.0.0.1';
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT must be an integer from 0 to 65535, got "${process.env.PORT}".`);
+function portNumber(value) {
+  const port = Number(value);
+  if (!/^\d+$/.test(String(value).trim()) || port > 65535) throw new InvalidArgumentError('It must be an integer from 0 to 65535.');
+  return port;
+}
+function size(value) {
+  try { return parseSize(value); } catch (error) { throw new InvalidArgumentError(error.message); }
+}
+function url(value) {
+  try { new URL(value); } catch { throw new InvalidArgumentError('It must be a URL such as http://127.0.0.1:4020/v4.'); }
+  return value;
+}
+
+const program = new Command('cloudapi-mock')
+  .description('Serves the mock of the Cloud Account Management API (Prism, behind a front layer that keeps it answering) under /v4.\nWith --proxy, stands in front of a real implementation instead and checks every request and response against the spec.')
+  .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('PORT').default(4010).argParser(portNumber))
+  .addOption(new Option('--host <address>', 'address to listen on').env('HOST').default('127.0.0.1'))
+  .option('--dynamic', 'answer with data generated from the schemas instead of the examples')
+  .option('--seed <value>', 'with --dynamic: the same generated data on every start')
+  .option('--max-body <size>', `largest request body accepted, e.g. 512KiB or 2MiB (default: ${DEFAULT_MAX_BODY / 1024 / 1024}MiB)`, size)
+  .option('--proxy <url>', "forward every request to this implementation (its base URL, e.g. http://127.0.0.1:4020/v4) and validate requests and responses on the way; violations are printed, one line each, and counted when it stops", url)
+  .option('--errors', 'with --proxy: a violation fails the answer (400 for a request, 502 for a response) instead of only being printed')
+  .option('--run <command>', 'start, run this shell command with MOCK_URL and MOCK_BASE_URL set, then stop; exit with its status (or 1 if --proxy saw violations)')
+  .option('--no-watch', 'do not serve a rewritten mock document without a restart')
+  .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 130 MB)')
+  .addHelpText('after', `
+Environment: PORT and HOST as --port and --host.
+Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 Prism could not be kept running (the cause is
+printed), --proxy saw violations, or the --run command failed; 2 bad usage.
+
+Examples:
+  cloudapi-mock                                    # http://127.0.0.1:4010/v4
+  cloudapi-mock --dynamic --seed 42
+  cloudapi-mock --proxy http://127.0.0.1:4020/v4 --port 4011
+  cloudapi-mock --proxy http://127.0.0.1:4020/v4 --port 0 --run 'npm run contract -- --base-url "$MOCK_BASE_URL"'`)
+  .showHelpAfterError()
+  .configureOutput({ outputError: (text, write) => write(text) })
+  .exitOverride();
+
+let options;
+try {
+  program.parse();
+  options = program.opts();
+  const usage = (message) => { throw new CommanderError(2, 'cloudapi-mock.usage', `error: ${message}`); };
+  if (options.seed !== undefined && !options.dynamic) usage('--seed needs --dynamic');
+  if (options.errors && !options.proxy) usage('--errors needs --proxy (the mock always refuses what breaks the spec)');
+  if (options.dynamic && options.proxy) usage('--dynamic and --proxy exclude each other: the implementation answers through the proxy');
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') process.exit(0);
+  if (error.code === 'cloudapi-mock.usage') process.stderr.write(`${error.message}\n\n${program.helpInformation()}`);
   process.exit(2);
 }
-const dynamic = process.argv.includes('--dynamic');
-const seedAt = process.argv.indexOf('--seed');
-const seed = seedAt > 0 ? process.argv[seedAt + 1] : undefined;
-if (seedAt > 0 && (seed === undefined || seed.startsWith('--'))) {
-  console.error('--seed needs a value, e.g. --seed 42.');
-  process.exit(2);
-}
 
+// Loaded once the arguments are known good: --help and usage errors answer at once.
+const { startMock } = await import('../src/index.mjs');
 let mock;
 try {
-  mock = await startMock({ port, host, dynamic, seed });
+  mock = await startMock({
+    port: options.port, host: options.host, dynamic: Boolean(options.dynamic), seed: options.seed, proxy: options.proxy, errors: Boolean(options.errors),
+    maxBody: options.maxBody, watch: options.watch, standby: options.standby,
+  });
 } catch (error) {
   console.error(`✖ the mock did not start: ${error.message}`);
   process.exit(1);
 }
-console.log(`✔ mock of the API (${dynamic ? 'dynamic' : 'examples'}) listening at ${mock.baseUrl}`);
-console.log(`  try: curl -s ${mock.baseUrl}/regions`);
-console.log('  Ctrl-C stops it.');
+
+const what = options.proxy ? `validating proxy in front of ${options.proxy}` : `mock of the API (${options.dynamic ? 'dynamic' : 'examples'})`;
+console.log(`✔ ${what} listening at ${mock.baseUrl} (Prism: pid ${mock.prismPid}${options.standby ? ', with a standby' : ''})`);
 
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    await mock.stop();
-    process.exit(0);
-  });
+async function finish(status) {
+  if (stopping) return;
+  stopping = true;
+  await mock.stop();
+  let code = status;
+  if (options.proxy) {
+    const s = mock.stats();
+    console.log(`proxy: ${s.exchanges} exchanges; ${s.violations} violations (${s.responseViolations} in responses, ${s.acceptedInvalid} invalid requests accepted); ${s.refusedInvalid} invalid requests refused as they should be; ${s.unanswered} not answered`);
+    if (s.violations > 0 && code === 0) code = 1;
+  }
+  process.exit(code);
+}
+
+mock.failed.then((error) => {
+  process.exitCode = 1; // whatever happens next, this process does not end with 0
+  console.error(`✖ the mock stopped: ${error.message}`);
+  if (!stopping) { stopping = true; mock.stop().finally(() => process.exit(1)); }
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => finish(0));
+
+if (options.run) {
+  const child = spawn(options.run, { shell: true, stdio: 'inherit', env: { ...process.env, MOCK_URL: mock.url, MOCK_BASE_URL: mock.baseUrl } });
+  child.on('exit', (code, signal) => finish(code ?? (signal ? 1 : 0)));
+} else {
+  console.log(options.proxy ? '  every violation is printed on stderr; Ctrl-C stops it and prints the count.' : `  try: curl -s ${mock.baseUrl}/regions\n  Ctrl-C stops it.`);
 }

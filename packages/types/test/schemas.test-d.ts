@@ -66,8 +66,10 @@ describe('requests', () => {
     expectTypeOf<RequiredKeys<TagCreateRequest>>().toEqualTypeOf<'label'>();
   });
 
-  it('leave a field with a default optional', () => {
-    expectTypeOf<VolumeCreateRequest['size']>().toEqualTypeOf<number | undefined>();
+  it('leave a field with a default optional (null means not given, as the official client sends it)', () => {
+    expectTypeOf<VolumeCreateRequest['size']>().toEqualTypeOf<number | null | undefined>();
+    // A required field takes no null.
+    expectTypeOf<VolumeCreateRequest['label']>().toEqualTypeOf<string>();
   });
 
   it('hold no read-only field of the resource they create', () => {
@@ -84,11 +86,14 @@ describe('requests', () => {
     const withoutLabel: VolumeCreateRequest = { region: 'us-east' };
     // @ts-expect-error `bogus` is not an image status
     const badStatus: ImageUpdateRequest = { status: 'bogus' };
-    // Update bodies may clear a description with null; create bodies may not.
+    // Update bodies clear a description with null; create bodies read null as "not given".
     const clear: ImageUpdateRequest = { description: null };
-    // @ts-expect-error null is only accepted by the update body
-    const create: ImageCreateRequest = { disk_id: 1, description: null };
-    expectTypeOf([withId, withoutLabel, badStatus, clear, create]).toBeArray();
+    const unset: ImageCreateRequest = { disk_id: 1, description: null };
+    // @ts-expect-error a description is text
+    const create: ImageCreateRequest = { disk_id: 1, description: 42 };
+    // @ts-expect-error a required field takes no null
+    const nullDisk: ImageCreateRequest = { disk_id: null };
+    expectTypeOf([withId, withoutLabel, badStatus, clear, unset, create, nullDisk]).toBeArray();
   });
 });
 

@@ -2,8 +2,8 @@ import { resolvedRoot } from './schemaWalk.js';
 
 // Every operation declares the shared error responses that can happen to it, so generated clients
 // see the error type: 429 always; 401 and 403 when secured; 404 when the path has parameters;
-// 400 when there is a body or any parameter (a value can break its schema). Each 4xx body must be
-// the shared ErrorResponse shape.
+// 400 when there is a body or any parameter (a value can break its schema); 413 when there is a
+// body (every implementation has a size limit). Each 4xx body must be the shared ErrorResponse shape.
 export default function errorResponses(operation, options, context) {
   if (!operation || typeof operation !== 'object' || !operation.responses) return [];
   const pathKey = String(context.path[1] || '');
@@ -15,8 +15,10 @@ export default function errorResponses(operation, options, context) {
     needs.push(['401', 'the operation is secured', 'Unauthorized'], ['403', 'the operation is secured', 'Forbidden']);
   }
   if (/\{[^}]+\}/.test(pathKey)) needs.push(['404', 'the path has parameters', 'NotFound']);
-  if (operation.requestBody) needs.push(['400', 'the operation takes a request body', 'BadRequest']);
-  else if (params.length > 0) needs.push(['400', 'the operation takes parameters', 'BadRequest']);
+  if (operation.requestBody) {
+    needs.push(['400', 'the operation takes a request body', 'BadRequest'],
+      ['413', 'the operation takes a request body, which can exceed the size limit', 'PayloadTooLarge']);
+  } else if (params.length > 0) needs.push(['400', 'the operation takes parameters', 'BadRequest']);
   const results = [];
   for (const [code, why, name] of needs) {
     if (!operation.responses[code]) {

@@ -1,4 +1,4 @@
-import { walkSchema } from './schemaWalk.js';
+import { isCondition, walkSchema } from './schemaWalk.js';
 
 // Request bodies reject fields they do not declare, so a typo or a read-only field in a request
 // fails validation (in the mock and in implementations) and generated request types stay exact.
@@ -8,8 +8,9 @@ const OPEN_BY_PARENT = new Set(['allOf', 'if', 'then', 'else', 'not', 'dependent
 
 export default function requestBodyClosed(schema, options, context) {
   const results = [];
-  walkSchema(schema, (node, path, via) => {
-    if (OPEN_BY_PARENT.has(via)) return;
+  walkSchema(schema, (node, path, via, trail) => {
+    // Conditions (inside `if`, `not`...) test fields; they declare none.
+    if (OPEN_BY_PARENT.has(via) || isCondition(trail)) return;
     const describesObject = (node.properties && Object.keys(node.properties).length > 0) || Array.isArray(node.allOf);
     if (!describesObject) return;
     const closed = node.additionalProperties === false || node.unevaluatedProperties === false;

@@ -1,0 +1,191 @@
+// The kit's view of the bundle: each operation with what the kit needs to call it (security,
+// scopes, grants, parameters, request body, responses) and the OpenAPI `links` of its success
+// answers, from which the stateful sequences are built. Everything is read from the document;
+// nothing about a particular API is written here.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parse as parseYaml } from 'yaml';
+import { pointerGet } from '@cloudapi/spec/schema-views';
+import { bodiesOf, deref, mediaExamples, operations, parameterExamples as examplesOfParameter, type WalkedOperation, type WalkedParameter } from '@cloudapi/spec/walk';
+import { sampleValue } from './values.js';
+
+const require = createRequire(import.meta.url);
+
+/** The bundle: `@cloudapi/spec`'s by default, or a JSON or YAML file. */
+export function loadDocument(file?: string): any {
+  const path = file || require.resolve('@cloudapi/spec/openapi.json');
+  const text = readFileSync(path, 'utf8');
+  return /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+}
+
+export type Security = 'public' | 'optional' | 'secured';
+
+/** A runtime expression of a link parameter, parsed. */
+export type Expression =
+  | { from: 'response.body'; pointer: string }
+  | { from: 'request.path' | 'request.query' | 'request.header' | 'response.header'; name: string }
+  | { from: 'request.body'; pointer: string }
+  | { from: 'constant'; value: unknown };
+
+export interface Link {
+  name: string;
+  /** operationId of the target */
+  target: string;
+  /** target parameter name → how to get its value */
+  parameters: Record<string, Expression>;
+}
+
+export interface RequestBodyPlan {
+  mediaType: string;
+  schemaPointer: string;
+  examples: { name: string; value: any }[];
+  binaryFields: Set<string>;
+  encoding?: Record<string, any>;
+  required: boolean;
+}
+
+export interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  pointer: string;
+  tags: string[];
+  index: number;
+  parameters: WalkedParameter[];
+  raw: any;
+  security: Security;
+  /** scopes of the first security requirement that names any (all needed at once) */
+  scopes: string[];
+  /** x-account-grants */
+  grants: string[];
+  body: RequestBodyPlan | null;
+  /** links of the success responses */
+  links: Link[];
+  /** a method that changes state (anything but GET and HEAD) */
+  writes: boolean;
+  /** an account-wide destructive action: a POST whose operationId starts with cancel, purge... */
+  destructive: boolean;
+  /** a GET whose success answer is a page of the list envelope */
+  list: boolean;
+}
+
+const JSON_MEDIA = /^application\/(.+\+)?json$/;
+export const isJsonMedia = (mediaType: string): boolean => JSON_MEDIA.test(mediaType);
+const DESTRUCTIVE_VERB = /^(cancel|purge|destroy|wipe|reset)[A-Z]/;
+const PAGE_FIELDS = ['data', 'page', 'pages', 'results'];
+
+export function securityOf(document: any, operation: any): Security {
+  const requirements: object[] = operation.security ?? document.security ?? [];
+  if (!requirements.length) return 'public';
+  return requirements.some((r) => Object.keys(r).length === 0) ? 'optional' : 'secured';
+}
+
+/** `$response.body#/id`, `$request.path.domainId` and the other runtime expressions links use. */
+export function parseExpression(raw: unknown): Expression {
+  if (typeof raw !== 'string' || !raw.startsWith('$')) return { from: 'constant', value: raw };
+  let m = /^\$response\.body(?:#(.*))?$/.exec(raw);
+  if (m) return { from: 'response.body', pointer: decodeURIComponent(m[1] ?? '') };
+  m = /^\$request\.body(?:#(.*))?$/.exec(raw);
+  if (m) return { from: 'request.body', pointer: decodeURIComponent(m[1] ?? '') };
+  m = /^\$(request|response)\.(path|query|header)\.(.+)$/.exec(raw);
+  if (m) return { from: `${m[1]}.${m[2]}` as 'request.path', name: m[3] as string };
+  return { from: 'constant', value: raw };
+}
+
+/** The value at a JSON pointer (`/image/id`) inside a parsed body. */
+export function valueAt(value: unknown, pointer: string): unknown {
+  if (!pointer || pointer === '/') return value;
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, key) => (node !== null && typeof node === 'object' ? node[key] : undefined), value);
+}
+
+function linksOf(document: any, op: WalkedOperation): Link[] {
+  const links: Link[] = [];
+  for (const [status, raw] of Object.entries<any>(op.operation.responses || {})) {
+    if (!/^2/.test(status)) continue;
+    const [response] = deref(document, raw);
+    for (const [name, rawLink] of Object.entries<any>(response?.links || {})) {
+      const [link] = deref(document, rawLink);
+      if (!link?.operationId) continue; // operationRef links are not followed
+      const parameters: Record<string, Expression> = {};
+      for (const [param, expression] of Object.entries(link.parameters || {})) {
+        parameters[param.replace(/^(path|query|header)\./, '')] = parseExpression(expression);
+      }
+      links.push({ name, target: link.operationId, parameters });
+    }
+  }
+  return links;
+}
+
+function isListAnswer(document: any, op: WalkedOperation, resolve: (node: any) => any): boolean {
+  if (op.method !== 'get') return false;
+  const ok = Object.entries<any>(op.operation.responses || {}).find(([code]) => /^2/.test(code));
+  if (!ok) return false;
+  const [response] = deref(document, ok[1]);
+  const schema = resolve(response?.content?.['application/json']?.schema);
+  const names = new Set<string>();
+  const collect = (s: any, depth = 0): void => {
+    const r = resolve(s);
+    if (!r || typeof r !== 'object' || depth > 8) return;
+    for (const n of Object.keys(r.properties || {})) names.add(n);
+    for (const n of r.required || []) names.add(n);
+    for (const part of r.allOf || []) collect(part, depth + 1);
+  };
+  collect(schema);
+  return PAGE_FIELDS.every((f) => names.has(f));
+}
+
+/** The request body the kit sends: a JSON media type if there is one, with its examples. */
+function requestBodyOf(document: any, op: WalkedOperation, resolve: (node: any) => any): RequestBodyPlan | null {
+  const bodies = bodiesOf(document, op).filter((b) => b.kind === 'request');
+  if (!bodies.length) return null;
+  const body = bodies.find((b) => isJsonMedia(b.mediaType)) || bodies[0]!;
+  const schema = resolve(pointerGet(document, body.schemaPointer)) || {};
+  let examples = mediaExamples(document, body.media).map((e) => ({ name: e.name, value: e.value }));
+  if (!examples.length) {
+    const value = sampleValue(schema, resolve);
+    if (value !== undefined) examples = [{ name: 'built from the schema', value }];
+  }
+  const binaryFields = new Set(Object.entries<any>(schema.properties || {})
+    .filter(([, p]) => { const s = resolve(p) || {}; return s.format === 'binary' || s.contentMediaType !== undefined || s.contentEncoding !== undefined; })
+    .map(([name]) => name));
+  const required = Boolean(pointerGet(document, body.schemaPointer.replace(/\/content\/[^/]+\/schema$/, ''))?.required);
+  return { mediaType: body.mediaType, schemaPointer: body.schemaPointer, examples, binaryFields, encoding: body.media.encoding, required };
+}
+
+/** Every operation of the document, in document order, with what the kit needs to call it. */
+export function modelOperations(document: any, resolve: (node: any) => any): Operation[] {
+  return [...operations(document)].map((op, index) => {
+    const operation = op.operation;
+    const requirements: Record<string, string[]>[] = operation.security ?? document.security ?? [];
+    const scopes = requirements.map((r) => Object.values(r)[0] ?? []).find((list) => list.length) ?? [];
+    const id: string = operation.operationId || `${op.method.toUpperCase()} ${op.path}`;
+    return {
+      id,
+      method: op.method,
+      path: op.path,
+      pointer: op.pointer,
+      tags: operation.tags || [],
+      index,
+      parameters: op.parameters,
+      raw: operation,
+      security: securityOf(document, operation),
+      scopes,
+      grants: operation['x-account-grants'] || [],
+      body: requestBodyOf(document, op, resolve),
+      links: linksOf(document, op),
+      writes: !['get', 'head'].includes(op.method),
+      destructive: op.method === 'post' && DESTRUCTIVE_VERB.test(id),
+      list: isListAnswer(document, op, resolve),
+    };
+  });
+}
+
+/** The example values of a parameter, best first: those the spec gives, then one built from its schema. */
+export function parameterExamples(document: any, parameter: WalkedParameter, resolve: (node: any) => any): unknown[] {
+  const values = examplesOfParameter(document, parameter);
+  const built = sampleValue(parameter.schema || {}, resolve);
+  return built === undefined ? values : [...values, built];
+}
+
+export const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);

@@ -1,0 +1,235 @@
+// The front layer: the mock's HTTP server, in the same process as Prism's engine (engine.mjs),
+// which it calls for every request it lets through. It refuses what would crash or mislead Prism,
+// with the spec's ErrorResponse:
+//
+//   malformed percent-escape in the URL   400  (Prism throws URIError and dies)
+//   body over the cap (--max-body)        413  (Prism reads 10 MB, slowly, one request at a time)
+//   unparseable or too deeply nested JSON 400  (Prism: its own body, or a 500)
+//   a method the path does not declare    405 with Allow (mock mode)
+//   a Prefer the operation cannot honour  400 listing what it declares (mock mode)
+//
+// answers HEAD with the GET answer's headers and CORS preflights as Prism's server does, and
+// rewrites Prism's errors: problem+json bodies become ErrorResponse, and a refused request's canned
+// 400 example becomes the list of the fields Prism found wrong (unless `Prefer: example=…` asked
+// for an example). Every refusal says why in `sl-violations`, as Prism does.
+import http from 'node:http';
+import { isJsonType, jsonProblem, readBody } from './body.mjs';
+import { detailsOf, fromProblem, violation } from './errors.mjs';
+import { checkPreferences } from './prefer.mjs';
+import { allowedMethods } from './routes.mjs';
+
+const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100; // Prism's own cap for the header
+
+function violationsHeader(violations) {
+  const value = JSON.stringify(violations);
+  return value.length > MAX_VIOLATIONS_HEADER ? `Too many violations! ${value.slice(0, MAX_VIOLATIONS_HEADER)}` : value;
+}
+
+// The CORS headers Prism's server sends on every answer.
+function corsHeaders(req) {
+  return {
+    'access-control-allow-origin': req.headers.origin || '*',
+    'access-control-allow-headers': req.headers['access-control-request-headers'] || '*',
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': req.headers['access-control-expose-headers'] || '*',
+  };
+}
+
+/** The first malformed percent-escape of a URL part, or null. */
+function malformedEscape(text) {
+  if (!text.includes('%')) return null;
+  try {
+    decodeURIComponent(text);
+    return null;
+  } catch {
+    return /%(?![0-9a-fA-F]{2})|%[0-9a-fA-F]{2}/.exec(text)?.[0] ?? '%';
+  }
+}
+
+/**
+ * Where a URL is malformed: the path parameter or query parameter holding a bad escape, or the
+ * path itself. Null when every part decodes.
+ */
+function malformedPart(rawPath, rawQuery, route) {
+  for (const segment of rawPath.split('/')) {
+    if (malformedEscape(segment) === null) continue;
+    const field = route ? Object.entries(route.params).find(([, value]) => value === segment)?.[0] : undefined;
+    return { field, where: field ? `the path parameter ${field}` : 'the path', value: segment };
+  }
+  for (const pair of rawQuery ? rawQuery.split('&') : []) {
+    const [name, value = ''] = pair.split('=');
+    if (malformedEscape(name) !== null) return { where: 'a query parameter name', value: name };
+    if (malformedEscape(value) !== null) return { field: decodeURIComponent(name.replace(/\+/g, ' ')), where: `the query parameter ${name}`, value };
+  }
+  return null;
+}
+
+/**
+ * @param {object} options
+ * @param {'mock'|'proxy'} options.mode
+ * @param {() => {routes: ReturnType<import('./routes.mjs').createRoutes>, engine: {answer: Function}}} options.current
+ *   the routes and the Prism engine serving now (a reload swaps both)
+ * @param {number} options.maxBody bytes
+ * @param {number} options.maxDepth nesting levels of a JSON body
+ * @param {(exchange: object) => void} options.onExchange told of every answer Prism gave
+ * @param {(line: string) => void} options.log
+ */
+export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log }) {
+  function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
+    if (res.headersSent) { res.destroy(); return; }
+    const body = JSON.stringify({ errors });
+    res.writeHead(status, {
+      ...corsHeaders(req),
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...(violations.length ? { 'sl-violations': violationsHeader(violations) } : {}),
+      ...(close ? { connection: 'close' } : {}),
+      ...headers,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  async function handle(req, res) {
+    const target = req.url;
+    if (!target.startsWith('/')) {
+      answer(req, res, 400, [{ reason: 'The request target must be a path, such as /v4/regions.' }], { violations: [violation(['request', 'path'], 'MALFORMED_URL', target)] });
+      return;
+    }
+    if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
+      res.writeHead(204, { ...corsHeaders(req), 'access-control-allow-methods': req.headers['access-control-request-method'], vary: 'origin', 'content-length': '0' });
+      res.end();
+      return;
+    }
+    const q = target.indexOf('?');
+    const rawPath = q < 0 ? target : target.slice(0, q);
+    const rawQuery = q < 0 ? '' : target.slice(q + 1);
+    const { routes, engine } = current();
+    const route = routes.match(rawPath);
+
+    const malformed = malformedPart(rawPath, rawQuery, route);
+    if (malformed) {
+      const reason = `The URL is malformed: "${malformed.value}" in ${malformed.where} is not valid percent-encoding (every % must start a %XX escape of UTF-8 bytes).`;
+      answer(req, res, 400, [malformed.field ? { field: malformed.field, reason } : { reason }], { violations: [violation(['request', malformed.field ? 'path' : 'url'], 'MALFORMED_URL', reason)] });
+      req.resume();
+      return;
+    }
+
+    let method = req.method;
+    let op = route?.operations.get(method);
+    if (!op && method === 'HEAD' && route?.operations.has('GET')) {
+      op = route.operations.get('GET');
+      method = 'GET'; // Prism has no HEAD; the GET answer is sent without its body
+    }
+    if (route && !op && mode === 'mock') {
+      const allow = allowedMethods(route);
+      answer(req, res, 405, [{ reason: `${method} is not an operation of ${route.template}; it answers ${allow.join(', ')}.` }], {
+        headers: { allow: allow.join(', ') }, violations: [violation(['request', 'method'], 'NO_METHOD_MATCHED_ERROR', `${route.template} has no ${method} operation`)],
+      });
+      req.resume();
+      return;
+    }
+
+    let headers = req.headers;
+    let askedExample = false;
+    if (mode === 'mock' && op) {
+      const preferences = checkPreferences(op, headers.prefer, rawQuery.includes('__') ? new URLSearchParams(rawQuery) : undefined);
+      if (preferences.error) {
+        answer(req, res, 400, [{ reason: preferences.error }], { violations: [violation(['request', 'header', 'prefer'], 'PREFER', preferences.error)] });
+        req.resume();
+        return;
+      }
+      if (preferences.prefer) headers = { ...headers, prefer: preferences.prefer };
+      askedExample = preferences.example !== undefined;
+    }
+
+    // Prism takes a JSON body parsed, any other body as text, and no body as null.
+    let body = null;
+    let raw;
+    if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) {
+      const read = await readBody(req, maxBody);
+      if (read.aborted) { res.destroy(); return; }
+      if (read.tooLarge) {
+        answer(req, res, 413, [{ reason: `The body is larger than this mock accepts (${maxBody} bytes; --max-body changes it).` }], {
+          close: true, violations: [violation(['request', 'body'], 'PAYLOAD_TOO_LARGE', `over ${maxBody} bytes`)],
+        });
+        if (read.drop) res.on('finish', () => req.socket?.destroy());
+        return;
+      }
+      raw = read.body;
+      if (isJsonType(headers['content-type'])) {
+        const parsed = jsonProblem(raw, maxDepth);
+        if (parsed.problem) {
+          answer(req, res, 400, [{ reason: parsed.problem }], { violations: [violation(['request', 'body'], 'INVALID_JSON', parsed.problem)] });
+          return;
+        }
+        body = parsed.value;
+      } else {
+        body = raw.toString('utf8');
+      }
+    } else {
+      req.resume();
+    }
+
+    let result;
+    try {
+      result = await engine.answer({ method, url: target, headers, body });
+    } catch (error) {
+      result = { status: 500, headers: {}, violations: [], problem: { type: error.name, detail: error.message } };
+    }
+    relay(req, res, result, { method, op, raw, body, askedExample });
+  }
+
+  function relay(req, res, result, exchange) {
+    const { status, violations } = result;
+    const requestViolations = violations.filter((v) => v.location?.[0] === 'request');
+    const passOn = {};
+    for (const [name, value] of Object.entries(result.headers)) if (/^(www-authenticate|retry-after)$/i.test(name)) passOn[name] = value;
+    const told = (answered) => onExchange({ op: exchange.op, method: exchange.method, path: req.url, status: answered, violations, problem: Boolean(result.problem) });
+
+    if (result.problem) {
+      const mapped = fromProblem(result.problem, { proxy: mode === 'proxy', method: exchange.method, path: req.url.split('?')[0], parameters: exchange.op?.parameters });
+      told(mapped.status);
+      answer(req, res, mapped.status, mapped.errors, { violations: [...violations, ...mapped.violations], headers: passOn });
+      return;
+    }
+    told(status);
+    // The mock refused the request: name the fields Prism found wrong rather than its canned example.
+    if (mode === 'mock' && !exchange.askedExample && (status === 400 || status === 422) && requestViolations.some((v) => v.code !== 401)) {
+      answer(req, res, 400, explain(detailsOf(requestViolations, exchange.op?.parameters), requestViolations, exchange), { violations, headers: passOn });
+      return;
+    }
+    const body = result.body === undefined ? undefined : Buffer.from(result.body);
+    res.writeHead(status, {
+      ...corsHeaders(req),
+      ...result.headers,
+      // In front of an implementation its answers pass as they came (the proxy tells violations
+      // on its own output), so a client or the contract kit sees the implementation, not Prism.
+      ...(violations.length && mode === 'mock' ? { 'sl-violations': violationsHeader(violations) } : {}),
+      'content-length': body ? body.length : 0,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  // A `not` rule fails without naming a field in Prism's words; the schema says which.
+  function explain(details, requestViolations, exchange) {
+    if (!exchange.op || exchange.body === null || typeof exchange.body !== 'object' || !requestViolations.some((v) => v.code === 'not' && v.location?.[1] === 'body')) return details;
+    const fields = current().routes.forbiddenFields(exchange.op, exchange.body);
+    if (!fields.length) return details;
+    const named = details.filter((d) => d.field !== undefined || !/must not be valid/i.test(d.reason));
+    return [...named, ...fields.map((field) => ({ field, reason: 'This field is not allowed together with the other fields sent (a rule of this operation; its description says when).' }))];
+  }
+
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    handle(req, res).catch((error) => {
+      log(`✖ the mock's front layer failed on ${req.method} ${req.url}: ${error.stack || error.message}`);
+      answer(req, res, 500, [{ reason: `The mock failed on this request: ${error.message}` }]);
+    });
+  });
+  // Requests Node's parser refuses (bad request line, bad headers) still get an ErrorResponse.
+  server.on('clientError', (error, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') { socket.destroy(); return; }
+    const body = JSON.stringify({ errors: [{ reason: `The request is not valid HTTP: ${error.code || error.message}.` }] });
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  return server;
+}

@@ -1,0 +1,61 @@
+// The mock's serving process: the front layer and Prism's engine (front.mjs, engine.mjs) in one
+// process, started and supervised by startMock() (index.mjs), which holds the public port and
+// hands each connection over. If this process dies, the supervisor keeps accepting connections
+// and gives them to the next one.
+//
+// Messages out: {type: 'ready', operations, prismPort?}, {type: 'took', id}, {type: 'exchange',
+// counts, lines} (proxy mode), {type: 'log', line}, {type: 'reloaded', id, operations}, {type: 'reload-failed', id,
+// message}. Messages in: {type: 'connection', id} with a socket, {type: 'reload', id}.
+import { readFile } from 'node:fs/promises';
+import { createEngine } from './engine.mjs';
+import { createFrontServer } from './front.mjs';
+import { createRoutes } from './routes.mjs';
+import { judge } from './verdict.mjs';
+
+const options = JSON.parse(process.argv[2]);
+
+/**
+ * The engine and the routes for the document as it is on disk now, swapped in together. One
+ * request is answered first, unseen: a fresh engine's first answer costs most of a second of
+ * one-time set-up, which a client (or a standby taking over) should not wait for.
+ */
+async function load() {
+  const [engine, text] = await Promise.all([createEngine(options), readFile(options.document, 'utf8')]);
+  const document = JSON.parse(text);
+  const simplest = Object.keys(document.paths ?? {}).find((path) => !path.includes('{') && document.paths[path].get);
+  if (simplest && !options.upstream) await engine.answer({ method: 'GET', url: simplest, headers: {}, body: null });
+  return { engine, routes: createRoutes(document) };
+}
+
+let served = await load();
+const front = createFrontServer({
+  mode: options.upstream ? 'proxy' : 'mock',
+  current: () => served,
+  maxBody: options.maxBody,
+  maxDepth: options.maxDepth,
+  // Only the proxy reports exchanges: the mock has nothing to count, and an IPC message per
+  // request would cost more than the request.
+  onExchange: options.upstream ? (exchange) => process.send({ type: 'exchange', ...judge(exchange) }) : () => {},
+  log: (line) => process.send({ type: 'log', line }),
+});
+// The benchmark's anchor: Prism's own HTTP server on the same operations, without the front layer.
+const alone = options.anchor ? await served.engine.listenAlone() : null;
+process.send({ type: 'ready', operations: served.engine.operations, prismPort: alone?.port });
+
+process.on('message', async (message, socket) => {
+  if (message?.type === 'connection') {
+    if (!socket) return;
+    process.send({ type: 'took', id: message.id }); // the supervisor closes its copy
+    front.emit('connection', socket);
+    socket.resume();
+  } else if (message?.type === 'reload') {
+    try {
+      served = await load();
+      process.send({ type: 'reloaded', id: message.id, operations: served.engine.operations });
+    } catch (error) {
+      process.send({ type: 'reload-failed', id: message.id, message: error.message });
+    }
+  }
+});
+// The supervisor going away (even by SIGKILL) closes the channel: nothing is left behind.
+process.on('disconnect', () => process.exit(0));

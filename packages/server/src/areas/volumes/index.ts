@@ -1,0 +1,198 @@
+// Volumes: block storage volumes, their placement (a region, or an instance's region and config),
+// their states on the clock (`creating` → `active`, `resizing` → `active`) and the rules on
+// clone, resize, attach and delete.
+import { defineArea, defineHandlers } from '../../core/area.js';
+import type { HandlerContext } from '../../core/area.js';
+import { inState, settle, transition } from '../../core/clock.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { forgetObject } from '../../core/permissions.js';
+import type { TaggableKind } from '../../core/services.js';
+import type { Trx } from '../../core/store/db.js';
+import { paginate } from '../../core/store/pagination.js';
+import { joinTagLabels, setTags, untagObject } from '../../core/tagging.js';
+import { migrations } from './migrations.js';
+import { findVolume, toVolumes, VOLUME_KIND } from './store.js';
+import type { Volume, VolumeRow } from './store.js';
+
+/** The region capability a volume needs (from the catalogue's regions). */
+const BLOCK_STORAGE = 'Block Storage';
+/** States in which a job is moving the volume's data: it cannot be deleted then. */
+const BUSY_STATES = ['creating', 'resizing'];
+
+async function volumeOrNotFound(ctx: Pick<HandlerContext, 'db'>, id: number, trx?: Trx): Promise<VolumeRow> {
+  const row = await findVolume(trx ?? ctx.db, id);
+  if (!row) throw notFound(`Volume ${id} does not exist`);
+  return row;
+}
+
+async function shown(ctx: Pick<HandlerContext, 'clock' | 'services'>, db: Parameters<typeof toVolumes>[0], row: VolumeRow): Promise<Volume> {
+  const [volume] = await toVolumes(db, [row], ctx);
+  return volume!;
+}
+
+function requireBlockStorageRegion(ctx: Pick<HandlerContext, 'catalogue'>, regionId: string, field: string): void {
+  const region = ctx.catalogue.region(regionId);
+  if (!region) throw badRequest(`Region ${regionId} does not exist`, field);
+  if (!region.capabilities.includes(BLOCK_STORAGE)) throw badRequest(`Region ${regionId} does not offer ${BLOCK_STORAGE}`, field);
+}
+
+async function insertVolume(trx: Trx, ctx: HandlerContext, values: { label: string; size: number; region: string; compute_id?: number | null; config_id?: number | null }): Promise<VolumeRow> {
+  const now = ctx.clock.now();
+  const row = await trx.insertInto('volumes')
+    .values({ compute_id: null, config_id: null, ...values, ...transition(ctx.clock, 'creating', 'active'), created: now, updated: now })
+    .returningAll().executeTakeFirstOrThrow();
+  await ctx.recordCreator(trx, VOLUME_KIND, row.id);
+  return { ...row, tags: null };
+}
+
+export const volumeTaggable: TaggableKind = {
+  type: VOLUME_KIND,
+  field: 'volumes',
+  entity: VOLUME_KIND,
+  async existing(db, ids) {
+    const rows = ids.length ? await db.selectFrom('volumes').select('id').where('id', 'in', ids).execute() : [];
+    return new Set(rows.map((r) => r.id));
+  },
+  async load(db, ids, deps) {
+    const rows = ids.length ? await db.selectFrom('volumes').selectAll().where('id', 'in', ids).execute() : [];
+    const volumes = await toVolumes(db, rows, deps);
+    return new Map(volumes.map((v) => [v.id, v]));
+  },
+};
+
+export default defineArea({
+  name: 'volumes',
+  tags: ['Volumes'],
+  migrations,
+  taggables: [volumeTaggable],
+  handlers: defineHandlers({
+    listVolumes: async (ctx) => paginate(ctx.db.selectFrom('volumes').selectAll().orderBy('id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
+
+    getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
+
+    // Placement: in `region`, or attached to an instance (its region, and the config chosen as
+    // the requirements say). The `add_volumes` grant is checked before this runs.
+    createVolume: async (ctx) => {
+      const { label, size = 20, region, compute_id: computeId, config_id: configId, tags = [] } = ctx.body;
+      let placement = { region: region ?? '', compute_id: null as number | null, config_id: null as number | null };
+      if (computeId !== undefined) {
+        const instance = await ctx.services.computes.instance(ctx.db, computeId);
+        if (!instance) throw badRequest(`Compute instance ${computeId} does not exist`, 'compute_id');
+        if (region !== undefined && region !== instance.region) throw badRequest(`The volume must be in the instance's region, ${instance.region}`, 'region');
+        const config = await ctx.services.computes.configForVolume(ctx.db, computeId, configId);
+        if ('error' in config) throw badRequest(config.error, config.field ?? (configId !== undefined ? 'config_id' : 'compute_id'));
+        placement = { region: instance.region, compute_id: computeId, config_id: config.configId };
+      }
+      requireBlockStorageRegion(ctx, placement.region, 'region');
+      const row = await ctx.write(async (trx) => {
+        const created = await insertVolume(trx, ctx, { label, size, ...placement });
+        await setTags(trx, VOLUME_KIND, created.id, tags, ctx.clock.now(), { replace: false });
+        return { ...created, tags: joinTagLabels(tags) };
+      });
+      return shown(ctx, ctx.db, row);
+    },
+
+    updateVolume: async (ctx) => {
+      const { volumeId } = ctx.params;
+      const { label, tags } = ctx.body;
+      const row = await ctx.write(async (trx) => {
+        await volumeOrNotFound(ctx, volumeId, trx);
+        await trx.updateTable('volumes').set({ ...(label !== undefined ? { label } : {}), updated: ctx.clock.now() }).where('id', '=', volumeId).execute();
+        if (tags !== undefined) await setTags(trx, VOLUME_KIND, volumeId, tags, ctx.clock.now());
+        return volumeOrNotFound(ctx, volumeId, trx);
+      });
+      return shown(ctx, ctx.db, row);
+    },
+
+    // Irreversible. Refused while a job moves the volume's data (`creating`, `resizing`): the
+    // requirements' "not allowed while migrating".
+    deleteVolume: async (ctx) => {
+      const { volumeId } = ctx.params;
+      await ctx.write(async (trx) => {
+        const now = ctx.clock.now();
+        const result = await trx.deleteFrom('volumes').where('id', '=', volumeId)
+          .where((eb) => eb.not(eb.or(BUSY_STATES.map((s) => inState(s, now))))).executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) {
+          const row = await volumeOrNotFound(ctx, volumeId, trx);
+          throw badRequest(`Volume ${volumeId} cannot be deleted while it is ${settle(row, now)}; try again when it is active`);
+        }
+        await untagObject(trx, VOLUME_KIND, volumeId);
+        await forgetObject(trx, VOLUME_KIND, volumeId);
+      });
+      return {};
+    },
+
+    // Needs read_only on the volume and read_write on the instance, in the same region.
+    attachVolume: async (ctx) => {
+      const { volumeId } = ctx.params;
+      const { compute_id: computeId, config_id: configId, persist_across_boots: persist = true } = ctx.body;
+      const volume = await volumeOrNotFound(ctx, volumeId);
+      await ctx.requirePermission(ctx.db, VOLUME_KIND, volumeId, 'read_only');
+      const instance = await ctx.services.computes.instance(ctx.db, computeId);
+      if (!instance) throw badRequest(`Compute instance ${computeId} does not exist`, 'compute_id');
+      await ctx.requirePermission(ctx.db, 'compute', computeId, 'read_write');
+      if (instance.region !== volume.region) throw badRequest(`The volume is in ${volume.region} and the instance in ${instance.region}: they must be in the same region`, 'compute_id');
+      let chosenConfig: number | null = null;
+      if (persist) {
+        const config = await ctx.services.computes.configForVolume(ctx.db, computeId, configId);
+        if ('error' in config) throw badRequest(config.error, config.field ?? (configId !== undefined ? 'config_id' : 'compute_id'));
+        chosenConfig = config.configId;
+      }
+      const row = await ctx.write(async (trx) => {
+        const result = await trx.updateTable('volumes').set({ compute_id: computeId, config_id: chosenConfig, updated: ctx.clock.now() })
+          .where('id', '=', volumeId).where('compute_id', 'is', null).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) throw badRequest(`Volume ${volumeId} is already attached to an instance; detach it first`);
+        return volumeOrNotFound(ctx, volumeId, trx);
+      });
+      return shown(ctx, ctx.db, row);
+    },
+
+    detachVolume: async (ctx) => {
+      const { volumeId } = ctx.params;
+      await ctx.write(async (trx) => {
+        await volumeOrNotFound(ctx, volumeId, trx);
+        const result = await trx.updateTable('volumes').set({ compute_id: null, config_id: null, updated: ctx.clock.now() })
+          .where('id', '=', volumeId).where('compute_id', 'is not', null).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) throw badRequest(`Volume ${volumeId} is not attached to an instance`);
+      });
+      return {};
+    },
+
+    // Same size, region and data; only an `active` source. The `add_volumes` grant is checked
+    // before this runs.
+    cloneVolume: async (ctx) => {
+      const { volumeId } = ctx.params;
+      const row = await ctx.write(async (trx) => {
+        const source = await trx.selectFrom('volumes').select(['size', 'region']).where('id', '=', volumeId).where(inState('active', ctx.clock.now())).executeTakeFirst();
+        if (!source) {
+          const row = await volumeOrNotFound(ctx, volumeId, trx);
+          throw badRequest(`Only active volumes can be cloned; volume ${volumeId} is ${settle(row, ctx.clock.now())}`);
+        }
+        return insertVolume(trx, ctx, { label: ctx.body.label, size: source.size, region: source.region });
+      });
+      return shown(ctx, ctx.db, row);
+    },
+
+    // Only growth, only from `active`; the volume is `resizing` for the clock's transition time.
+    // One conditional UPDATE, so of two concurrent resizes at most one wins the state.
+    resizeVolume: async (ctx) => {
+      const { volumeId } = ctx.params;
+      const { size } = ctx.body;
+      const row = await ctx.write(async (trx) => {
+        const now = ctx.clock.now();
+        const result = await trx.updateTable('volumes')
+          .set({ size, ...transition(ctx.clock, 'resizing', 'active'), updated: now })
+          .where('id', '=', volumeId).where(inState('active', now)).where('size', '<', size)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) {
+          const current = await volumeOrNotFound(ctx, volumeId, trx);
+          const status = settle(current, now);
+          if (status !== 'active') throw badRequest(`Only active volumes can be resized; volume ${volumeId} is ${status}`);
+          throw badRequest(`Volumes only grow: size must be larger than the current ${current.size}`, 'size');
+        }
+        return volumeOrNotFound(ctx, volumeId, trx);
+      });
+      return shown(ctx, ctx.db, row);
+    },
+  }),
+});

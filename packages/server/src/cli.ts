@@ -1,0 +1,70 @@
+// `cloudapi-server` (`npm run server`): serves the reference implementation until SIGINT or
+// SIGTERM. Settings come from the environment (the fixed interface) or the flags, flags first.
+// Exit codes: 0 after a clean stop, 1 when start-up fails (one line says why), 2 for bad usage.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { defaultDataDir, startServer, StartupError } from './server.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(name: string, min: number, max: number) {
+  return (raw: string) => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
+}
+
+const program = new Command('cloudapi-server')
+  .description('The reference implementation of the Cloud Account Management API, on an embedded SQLite file or PostgreSQL.')
+  .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('PORT').default(4020).argParser(integer('PORT', 0, 65535)))
+  .addOption(new Option('--host <address>', 'address to listen on').env('HOST').default('127.0.0.1'))
+  .addOption(new Option('--data-dir <dir>', 'where the SQLite database and the generated token live').env('DATA_DIR').default(defaultDataDir(), '.data/server at the repository root'))
+  .addOption(new Option('--database-url <url>', 'postgres://… : use this PostgreSQL server instead of SQLite').env('DATABASE_URL'))
+  .addOption(new Option('--tokens-file <file>', 'JSON list of tokens [{token, scopes, grants, restricted}]; without it one full-access token is made').env('TOKENS_FILE'))
+  .addOption(new Option('--transition-ms <ms>', 'how long a transitional state lasts (creating, resizing...); 0: at once').env('TRANSITION_MS').default(2000).argParser(integer('TRANSITION_MS', 0, 86_400_000)))
+  .addOption(new Option('--log-level <level>', 'log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
+  .showHelpAfterError()
+  .exitOverride()
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+try {
+  program.parse(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version exit 0; anything else is bad usage.
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  }
+  throw error;
+}
+
+const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string }>();
+if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+  console.error(`✖ cloudapi-server: DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)`);
+  process.exit(1);
+}
+
+let server;
+try {
+  server = await startServer({ ...options, databaseUrl: options.databaseUrl || undefined, tokensFile: options.tokensFile || undefined });
+} catch (error) {
+  const message = error instanceof StartupError ? error.message : `unexpected failure: ${(error as Error).stack ?? error}`;
+  console.error(`✖ cloudapi-server could not start: ${message}`);
+  process.exit(1);
+}
+
+console.log(`cloudapi-server ${server.spec.version}: serving ${server.baseUrl} (store: ${server.store.engine}, ${server.store.location})`);
+if (server.token) console.log(`token: ${server.token}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close().then(
+      () => { console.log(`cloudapi-server: stopped (${signal})`); process.exit(0); },
+      (error) => { console.error(`✖ cloudapi-server: stopping failed: ${(error as Error).message}`); process.exit(1); },
+    );
+  });
+}

@@ -1,0 +1,60 @@
+// Services one area offers others, so that areas built in parallel meet only through these
+// interfaces: the kinds of objects tags can go on, and what Compute knows about instances (Volumes
+// and Images need it; until the Compute area provides it, no instance exists).
+import type { HandlerContext } from './area.js';
+import type { Db, Trx } from './store/db.js';
+
+/** A kind of object that tags can be put on (`TaggedObject.type`), owned by one area. */
+export interface TaggableKind {
+  /** `TaggedObject.type`: `volume`, `domain`, `compute`, `balancer`. */
+  type: string;
+  /** The `TagCreateRequest` field that lists ids of this kind: `volumes`, `domains`, ... */
+  field: string;
+  /** The entity of object permissions (`<entity>:read_write`). */
+  entity: string;
+  /** Which of `ids` exist. */
+  existing(db: Db | Trx, ids: number[]): Promise<Set<number>>;
+  /** The objects as the API shows them (the `data` of a tagged object), by id. */
+  load(db: Db | Trx, ids: number[], ctx: Pick<HandlerContext, 'clock' | 'services'>): Promise<Map<number, unknown>>;
+}
+
+export interface InstanceSummary {
+  id: number;
+  label: string;
+  region: string;
+  /** Display group (deprecated on instances, still shown by Managed compute settings). */
+  group: string;
+  /** The instance's public IPv4 addresses, first the primary one. */
+  ipv4: string[];
+}
+
+/** What Compute knows that other areas ask. Part 3 (Compute) provides the real one. */
+export interface ComputeDirectory {
+  instance(db: Db | Trx, id: number): Promise<InstanceSummary | undefined>;
+  /** A page of instances in id order and how many there are (Managed compute settings list one entry per instance). */
+  page(db: Db | Trx, offset: number, limit: number): Promise<{ items: InstanceSummary[]; total: number }>;
+  /** Labels of instances by id (a volume shows its instance's label). */
+  labels(db: Db | Trx, ids: number[]): Promise<Map<number, string>>;
+  /**
+   * The config a volume attaches to: `configId` when given and the instance's, else the only
+   * config, else the last booted one; `{error}` when none can be chosen.
+   */
+  configForVolume(db: Db | Trx, instanceId: number, configId: number | undefined): Promise<{ configId: number } | { error: string; field?: string }>;
+  /** A disk of an instance, for capturing an image from it. */
+  disk(db: Db | Trx, diskId: number): Promise<{ id: number; label: string; size: number; computeId: number } | undefined>;
+}
+
+export interface Services {
+  computes: ComputeDirectory;
+  /** Every taggable kind, by `TaggedObject.type`. */
+  taggables: Map<string, TaggableKind>;
+}
+
+/** Until the Compute area lands: no instance, no config, no disk exists. */
+export const noComputes: ComputeDirectory = {
+  instance: async () => undefined,
+  page: async () => ({ items: [], total: 0 }),
+  labels: async () => new Map(),
+  configForVolume: async () => ({ error: 'The compute instance does not exist' }),
+  disk: async () => undefined,
+};

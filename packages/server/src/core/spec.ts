@@ -1,0 +1,167 @@
+// What the server learns from the spec's bundle (`spec/dist/openapi.json`) at start-up: every
+// operation with its route, parameters, bodies, success response, scopes and grants. Nothing here
+// is written twice: a change to the bundle changes the server's routes, validation and security.
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { bodiesOf, deref, operations as walkOperations, parameterExamples } from '@cloudapi/spec/walk';
+import type { WalkedParameter } from '@cloudapi/spec/walk';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  /** JSON pointer of the parameter's schema in the bundle. */
+  schemaPointer: string;
+  /** True when an example value holds a `/` (image and kernel ids): the route also takes it unencoded. */
+  slashValues: boolean;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** The path as the spec writes it, relative to `/v4`: `/volumes/{volumeId}`. */
+  path: string;
+  tags: string[];
+  parameters: ParameterSpec[];
+  /** Request body media types and their schema pointers; null without a body. */
+  requestBody: { required: boolean; media: Map<string, string> } | null;
+  success: { status: number; mediaType: string | null; schemaPointer: string | null };
+  /** `public`: no token; `optional`: a token widens the answer; `secured`: a token is needed. */
+  access: 'public' | 'optional' | 'secured';
+  /** Each alternative is a list of scopes that must all be held (two scopes: both). */
+  scopeAlternatives: string[][];
+  /** `x-account-grants`: account grants (`add_volumes`), `unrestricted_user`, `<entity>:<level>`. */
+  grants: string[];
+}
+
+export interface ApiSpec {
+  document: any;
+  version: string;
+  /** The server URL's path, `/v4`. */
+  basePath: string;
+  operations: OperationSpec[];
+  byId: Map<string, OperationSpec>;
+  /** Every scope the security schemes define (`volumes:read_only`, ...). */
+  scopes: Set<string>;
+  /** Grant names a token may hold: account grants and the entities of object permissions. */
+  accountGrants: Set<string>;
+  permissionEntities: Set<string>;
+  /** Each tag of the bundle (an area of the API) with its operationIds. */
+  operationsByTag: Map<string, string[]>;
+}
+
+const require = createRequire(import.meta.url);
+
+export function bundlePath(): string {
+  return require.resolve('@cloudapi/spec/openapi.json');
+}
+
+export function loadBundle(file = bundlePath()): any {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`the spec's bundle ${file} cannot be read (${(error as Error).message}): run \`npm run build\` first`);
+  }
+  return JSON.parse(text);
+}
+
+function scopesOfRequirement(requirement: Record<string, string[]>): string[] {
+  return [...new Set(Object.values(requirement).flat())];
+}
+
+// One description per bundle file (and version of it), shared by the servers of a process.
+const described = new Map<string, ApiSpec>();
+
+/** The bundle file read and described, reusing the description while the file is unchanged. */
+export function describeBundleFile(file = bundlePath()): ApiSpec {
+  let key = file;
+  try {
+    const stat = statSync(file);
+    key = `${file} ${stat.mtimeMs} ${stat.size}`;
+  } catch { /* loadBundle reports it */ }
+  let spec = described.get(key);
+  if (!spec) {
+    spec = describeBundle(loadBundle(file));
+    described.set(key, spec);
+  }
+  return spec;
+}
+
+export function describeBundle(document: any): ApiSpec {
+  const operations: OperationSpec[] = [];
+  for (const op of walkOperations(document)) {
+    const operation = op.operation;
+    const parameters = op.parameters.map((p: WalkedParameter): ParameterSpec => ({
+      name: p.name,
+      in: p.in,
+      required: Boolean(p.required) || p.in === 'path',
+      schemaPointer: `${p.pointer}/schema`,
+      slashValues: parameterExamples(document, p).some((v) => typeof v === 'string' && v.includes('/')),
+    }));
+    const bodies = bodiesOf(document, op);
+    let requestBody: OperationSpec['requestBody'] = null;
+    if (operation.requestBody) {
+      const [body] = deref(document, operation.requestBody);
+      requestBody = {
+        required: Boolean(body.required),
+        media: new Map(bodies.filter((b) => b.kind === 'request').map((b) => [b.mediaType, b.schemaPointer])),
+      };
+    }
+    const successStatus = Object.keys(operation.responses || {}).filter((s) => /^2\d\d$/.test(s)).sort()[0] ?? '200';
+    const successBody = bodies.find((b) => b.kind === 'response' && b.status === successStatus);
+    const requirements: Record<string, string[]>[] = operation.security ?? document.security ?? [];
+    const access = requirements.length === 0 ? 'public' : requirements.some((r) => Object.keys(r).length === 0) ? 'optional' : 'secured';
+    operations.push({
+      operationId: operation.operationId,
+      method: op.method.toUpperCase() as HttpMethod,
+      path: op.path,
+      tags: operation.tags ?? [],
+      parameters,
+      requestBody,
+      success: { status: Number(successStatus), mediaType: successBody?.mediaType ?? null, schemaPointer: successBody?.schemaPointer ?? null },
+      access,
+      scopeAlternatives: requirements.filter((r) => Object.keys(r).length > 0).map(scopesOfRequirement),
+      grants: operation['x-account-grants'] ?? [],
+    });
+  }
+
+  const scopes = new Set<string>();
+  for (const scheme of Object.values<any>(document.components?.securitySchemes ?? {})) {
+    for (const flow of Object.values<any>(scheme.flows ?? {})) for (const scope of Object.keys(flow.scopes ?? {})) scopes.add(scope);
+  }
+  for (const op of operations) for (const list of op.scopeAlternatives) for (const scope of list) scopes.add(scope);
+
+  const accountGrants = new Set<string>();
+  const permissionEntities = new Set<string>();
+  for (const op of operations) {
+    for (const grant of op.grants) {
+      if (grant.includes(':')) permissionEntities.add(grant.split(':')[0]!);
+      else if (grant !== 'unrestricted_user') accountGrants.add(grant);
+    }
+  }
+  // Tags need read_write on every object they tag: the kinds of tagged objects are entities too.
+  for (const branch of document.components?.schemas?.TaggedObject?.oneOf ?? []) {
+    const kind = branch?.properties?.type?.const;
+    if (typeof kind === 'string') permissionEntities.add(kind);
+  }
+
+  const operationsByTag = new Map<string, string[]>();
+  for (const op of operations) for (const tag of op.tags) operationsByTag.set(tag, [...(operationsByTag.get(tag) ?? []), op.operationId]);
+
+  const serverUrl: string = document.servers?.[0]?.url ?? '/v4';
+  const basePath = new URL(serverUrl, 'http://placeholder').pathname.replace(/\/+$/, '') || '/v4';
+  return {
+    document,
+    version: document.info?.version ?? '',
+    basePath,
+    operations,
+    byId: new Map(operations.map((op) => [op.operationId, op])),
+    scopes,
+    accountGrants,
+    permissionEntities,
+    operationsByTag,
+  };
+}

@@ -1,0 +1,166 @@
+// The store: one Kysely query layer over an embedded SQLite file (better-sqlite3, the default) or
+// a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Pool } from 'pg';
+import type { Database as Tables } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Tables>;
+/** The connection of a request's transaction (a Kysely transaction, or the SQLite connection inside BEGIN IMMEDIATE). */
+export type Trx = Kysely<Tables>;
+
+export interface Store {
+  db: Db;
+  engine: Engine;
+  /** Where the data lives, for start-up lines: the SQLite file or the PostgreSQL URL without password. */
+  location: string;
+  /** Runs `work` as one transaction: every write of a request commits together or not at all. */
+  write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** `postgres://…`: use that PostgreSQL server; otherwise SQLite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL connections per process (default 10). */
+  poolSize?: number;
+}
+
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * `SELECT … FOR UPDATE` on PostgreSQL: the rows stay locked until the transaction ends, so a
+ * read-then-write (counting the last free slot) cannot race another process. SQLite write
+ * transactions start with BEGIN IMMEDIATE and never interleave, so nothing is added there.
+ */
+export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
+  return (isPostgres(db) ? query.forUpdate() : query) as Q;
+}
+
+/** A URL safe to print: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
+}
+
+
+// A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Kysely prepares every query it runs; preparing costs more than running a point read. The same
+ * SQL text gets the same prepared statement (queries run one at a time on this connection).
+ */
+function withStatementCache(database: BetterSqlite3.Database, limit = 500): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = database.prepare.bind(database);
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (!statement) {
+          statement = prepare(source);
+          if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+          cache.set(source, statement);
+        }
+        return statement;
+      };
+    },
+  });
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.databaseUrl) {
+    // Each engine's driver is loaded only when used.
+    const { default: pg } = await import('pg');
+    // PostgreSQL answers bigint (epoch ms) and count() as strings; both fit a JS number here.
+    const pgTypes = {
+      getTypeParser(oid: number, format?: any) {
+        if (oid === 20) return (value: string) => Number(value);
+        return pg.types.getTypeParser(oid, format);
+      },
+    };
+    const location = redactUrl(options.databaseUrl);
+    const pool: Pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
+    pool.on('error', () => {}); // an idle client's lost connection is reported by the next query
+    try {
+      const client = await pool.connect();
+      client.release();
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new Error(`DATABASE_URL ${location} cannot be reached: ${(error as Error).message || (error as NodeJS.ErrnoException).code}`);
+    }
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      engine: 'postgres',
+      location,
+      async write(work) {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await db.transaction().execute(work);
+          } catch (error) {
+            if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+          }
+        }
+      },
+      close: () => db.destroy(),
+    };
+  }
+
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, 'cloudapi.sqlite');
+  const { default: Database } = await import('better-sqlite3');
+  let database: BetterSqlite3.Database;
+  try {
+    database = new Database(file);
+    // WAL: readers never wait for the writer; NORMAL: a commit survives a crash of this process
+    // (not of the machine), at a fraction of FULL's cost.
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    // Checkpoint every 10000 WAL pages (~40 MB) rather than 1000: pages every write touches (the
+    // tags index, a table's last page) are then copied once per checkpoint, not ten times.
+    database.pragma('wal_autocheckpoint = 10000');
+  } catch (error) {
+    throw new Error(`the SQLite database ${file} cannot be opened: ${(error as Error).message}`);
+  }
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  return {
+    db,
+    engine: 'sqlite',
+    location: file,
+    // One connection and Kysely's mutex: transactions of one process never interleave. BEGIN
+    // IMMEDIATE takes the write lock first, so another process on the same file waits
+    // (busy_timeout) instead of failing when its read turns into a write.
+    write: (work) => db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await work(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(connection);
+        throw error;
+      }
+    }),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,197 @@
+// Starting and stopping the reference server: bundle → registry of areas → tokens → store and
+// migrations → HTTP app → listening. Every failure before listening is a StartupError whose
+// message is one line that says what to do.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import * as registeredAreas from './areas/index.js';
+import { NOT_YET_IMPLEMENTED } from './areas/not-yet-implemented.js';
+import type { Area } from './core/area.js';
+import { defaultToken, loadTokensFile, TokenTable } from './core/auth.js';
+import { loadCatalogue } from './core/catalogue.js';
+import { systemClock } from './core/clock.js';
+import type { Clock } from './core/clock.js';
+import { buildApp } from './core/http/app.js';
+import { buildRegistry } from './core/registry.js';
+import { describeBundleFile } from './core/spec.js';
+import type { ApiSpec } from './core/spec.js';
+import { openStore } from './core/store/db.js';
+import type { Store } from './core/store/db.js';
+import { migrate } from './core/store/migrations.js';
+
+export class StartupError extends Error {}
+
+/** How long a stop waits for requests in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 30_000;
+
+export interface ServerOptions {
+  /** 0 picks a free port. Default 4020. */
+  port?: number;
+  host?: string;
+  /** Where the SQLite file (and the generated token) live. Default `.data/server` at the repository root. */
+  dataDir?: string;
+  /** `postgres://…`: use PostgreSQL instead of SQLite. */
+  databaseUrl?: string;
+  /** A tokens file; without it one full-access token is made and kept in `dataDir`. */
+  tokensFile?: string;
+  /** How long a transitional state lasts (ms). Default 2000. */
+  transitionMs?: number;
+  /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
+  logLevel?: string;
+  /** Where log lines (JSON, one per line) go; default standard output. */
+  logStream?: NodeJS.WritableStream;
+  /** Another clock (tests move time); its transitionMs wins over `transitionMs`. */
+  clock?: Clock;
+  /** Another bundle file (default @cloudapi/spec's). */
+  bundleFile?: string;
+  /** Areas to serve (default: every registered area). */
+  areas?: Area[];
+  /** PostgreSQL connections of this process (default 10). */
+  poolSize?: number;
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:4020` */
+  url: string;
+  /** `http://127.0.0.1:4020/v4` */
+  baseUrl: string;
+  port: number;
+  /** The generated token, when no tokens file was given. */
+  token: string | null;
+  /** Where the generated token is kept. */
+  tokenFile: string | null;
+  store: Store;
+  spec: ApiSpec;
+  app: FastifyInstance;
+  /** Finishes the requests in flight, then closes the store. */
+  close(): Promise<void>;
+}
+
+/** The repository root (the folder whose package.json has workspaces), or the working directory. */
+export function repositoryRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if (JSON.parse(readFileSync(manifest, 'utf8')).workspaces) return dir;
+      } catch { /* not a manifest we can read: keep looking */ }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return process.cwd();
+}
+
+export const defaultDataDir = () => path.join(repositoryRoot(), '.data', 'server');
+
+const fail = (message: string): never => {
+  throw new StartupError(message);
+};
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const port = options.port ?? 4020;
+  if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
+    return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
+  }
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+
+  let spec: ApiSpec;
+  try {
+    spec = describeBundleFile(options.bundleFile);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  const registry = (() => {
+    try {
+      return buildRegistry(options.areas ?? Object.values(registeredAreas), NOT_YET_IMPLEMENTED);
+    } catch (error) {
+      return fail(`the server's areas do not fit together: ${(error as Error).message}`);
+    }
+  })();
+
+  let tokens: TokenTable;
+  let generated: { token: string; file: string } | null = null;
+  try {
+    if (options.tokensFile) {
+      tokens = loadTokensFile(path.resolve(options.tokensFile), spec);
+    } else {
+      generated = defaultToken(dataDir);
+      tokens = new TokenTable();
+      tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
+    }
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+
+  let store: Store;
+  try {
+    store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  try {
+    await migrate(store.db, registry.migrations);
+  } catch (error) {
+    await store.close().catch(() => {});
+    return fail(`the database at ${store.location} could not be brought up to date: ${(error as Error).message}`);
+  }
+
+  const clock = options.clock ?? systemClock(options.transitionMs ?? 2000);
+  const catalogue = loadCatalogue();
+  const deps = { store, clock, catalogue, services: registry.services };
+  const app = await buildApp({
+    spec,
+    handlers: registry.handlers,
+    notYetImplemented: new Map(Object.entries(NOT_YET_IMPLEMENTED).map(([id, tag]) => [id, `the ${tag} area is not built yet`])),
+    tokens,
+    ...deps,
+    logLevel: options.logLevel ?? 'info',
+    logStream: options.logStream,
+    extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
+  });
+
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    await store.close().catch(() => {});
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return fail(`port ${port} on ${host} is already in use: stop what uses it or set PORT to another port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`HOST ${host} is not an address of this machine`);
+    if (code === 'EACCES') return fail(`port ${port} on ${host} needs privileges this process lacks: set PORT to a port above 1023`);
+    return fail(`the server could not listen on ${host}:${port}: ${(error as Error).message}`);
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${actualPort}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    baseUrl: `${url}${spec.basePath}`,
+    port: actualPort,
+    token: generated?.token ?? null,
+    tokenFile: generated?.file ?? null,
+    store,
+    spec,
+    app,
+    close: () => (closing ??= (async () => {
+      // Requests in flight finish; connections they leave idle (keep-alive) are closed as they
+      // become idle, and any still open after the grace period are cut.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+        clearTimeout(cut);
+      }
+      await store.close();
+    })()),
+  };
+}

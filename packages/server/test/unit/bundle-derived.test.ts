@@ -1,0 +1,57 @@
+// The server follows whatever the bundle says, with no code change: a bundle edited here (as the
+// spec's own changes would) changes validation, null handling and what responses carry.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '../../src/core/spec.js';
+import { startTestServer, tempDir } from '../support/harness.js';
+import type { TestServer } from '../support/harness.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  const document = loadBundle();
+  const create = document.components.schemas.VolumeCreateRequest;
+  // As issue "Spec v2" does: optional request fields accept null, meaning "not set".
+  for (const name of ['tags', 'compute_id', 'size']) create.properties[name] = { anyOf: [create.properties[name], { type: 'null' }] };
+  create.properties.label.maxLength = 5;
+  // A response field turned write-only must stop being returned.
+  document.components.schemas.Volume.properties.filesystem_path.writeOnly = true;
+  const bundleFile = path.join(tempDir('bundle'), 'openapi.json');
+  writeFileSync(bundleFile, JSON.stringify(document));
+  t = await startTestServer({ name: 'bundle', bundleFile });
+});
+afterAll(() => t?.close());
+
+describe('derived from the bundle', () => {
+  it('request rules come from the bundle (a label limit changed there is enforced)', async () => {
+    const answer = await t.as('full').post('/volumes', { label: 'sixsix', region: 'us-east' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0]).toMatchObject({ field: 'label', reason: 'label must be at most 5 characters long' });
+  });
+
+  it('null for an optional field the bundle lets be null means "not set": the default applies', async () => {
+    const answer = await t.as('full').post('/volumes', { label: 'nulls', region: 'us-east', tags: null, size: null, compute_id: null });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ tags: [], size: 20, compute_id: null });
+  });
+
+  it('a field set to null counts as absent for the rules that depend on it', async () => {
+    const answer = await t.as('full').post('/volumes', { label: 'where', compute_id: null });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors.map((e: any) => e.field)).toContain('region');
+  });
+
+  it('null stays refused where the bundle does not allow it', async () => {
+    const answer = await t.as('full').post('/volumes', { label: 'x', region: null });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0].field).toBe('region');
+  });
+
+  it('a field the response schema marks write-only is never returned', async () => {
+    const answer = await t.as('full').post('/volumes', { label: 'wo', region: 'us-east' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.label).toBe('wo');
+    expect(answer.body).not.toHaveProperty('filesystem_path');
+  });
+});

@@ -1,0 +1,39 @@
+// Two projects run the same suites: `sqlite` (the embedded store) and `postgres` (a private
+// PostgreSQL server started by test/support/global-postgres.ts). Tests that do not touch the
+// store (test/unit) run once; `*.postgres.test.ts` need PostgreSQL (two processes on one server).
+import { defineConfig } from 'vitest/config';
+
+const shared = {
+  testTimeout: 60_000,
+  // Test files share a worker's loaded modules (each starts its own servers on its own store).
+  isolate: false,
+  hookTimeout: 120_000,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.postgres.test.ts'],
+          env: { CLOUDAPI_TEST_ENGINE: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'postgres',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**'],
+          env: { CLOUDAPI_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/support/global-postgres.ts'],
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,99 @@
+// What the replay (replay.mjs) knows about the real service beyond the bundle: how its names map
+// to ours, what it added after the reference release 4.115.0, and how the recorder masks values.
+// Each entry is a rule about the service, not about one recording, and says why it holds.
+
+/** The service's names → ours (as the recordings' README says). */
+export const NAME_MAP = {
+  paths: [
+    ['/nodebalancers', '/balancers'],
+    ['/linode/instances', '/compute/instances'],
+    ['/linode/kernels', '/compute/kernels'],
+    ['/managed/linode-settings', '/managed/compute-settings'],
+  ],
+  keys: {
+    linode_id: 'compute_id', linode_label: 'compute_label', linodes: 'computes',
+    nodebalancer_id: 'balancer_id', nodebalancers: 'balancers', lkecluster_id: 'kubecluster_id',
+    longviewclient_id: 'metrics_client_id', gravatar_id: 'avatar_id', from_linode: 'from_provider',
+    stackscript_id: 'script_id', stackscript_data: 'script_data',
+  },
+  idPrefixes: [['linode/', 'compute/']],
+  types: { linode: 'compute', nodebalancer: 'balancer' },
+};
+
+// `operations` limits an entry to those operationIds, `kind` to requests or responses, `under`
+// to fields at a JSON pointer matching it (a field's parent, `''` for the root). A field that
+// `marks: 'object'` makes the object holding it of a newer kind: taken out of its array, or the
+// whole body when it is the body.
+const ANY_INTERFACE = /(^|\/)interfaces\/\d+$/;
+const COMPUTE_CREATE = ['createComputeInstance'];
+
+export const NEWER = {
+  // Endpoints of the service newer than 4.115.0 whose paths our templates would otherwise match
+  // through a parameter (`availability` taken for a region id).
+  endpoints: [
+    { method: 'get', path: /^\/regions\/availability$/, reason: 'region availability (plan availability per region) came after 4.115.0; the segment is not a region id' },
+    { method: 'get', path: /^\/volumes\/types$/, reason: 'volume types (per-region pricing) came after 4.115.0; the segment is not a volume id' },
+    { path: /^\/images\/sharegroups(\/|$)/, reason: 'image share groups came after 4.115.0; the segment is not an image id' },
+  ],
+
+  // Fields added after 4.115.0. Taken out of a body before it is validated again.
+  fields: [
+    // Compute instances.
+    { name: 'firewall_id', operations: [...COMPUTE_CREATE, 'createBalancer'], kind: 'request', reason: 'attaching a Cloud Firewall at creation came after 4.115.0 (the requirements\' create fields, transcribed from it, have none)' },
+    { name: 'ipv4', operations: COMPUTE_CREATE, kind: 'request', under: /^$/, reason: 'reserved IPv4 addresses at creation came after 4.115.0' },
+    { name: 'disk_encryption', operations: COMPUTE_CREATE, kind: 'request', reason: 'disk encryption came after 4.115.0' },
+    { name: 'placement_group', operations: COMPUTE_CREATE, kind: 'request', reason: 'placement groups came after 4.115.0' },
+    { name: 'maintenance_policy', operations: [...COMPUTE_CREATE, 'updateComputeInstance'], kind: 'request', reason: 'maintenance policies came after 4.115.0' },
+    { name: 'metadata', operations: [...COMPUTE_CREATE, 'cloneComputeInstance'], kind: 'request', reason: 'instance metadata (cloud-init user data) came after 4.115.0' },
+    { name: 'kernel', operations: COMPUTE_CREATE, kind: 'request', under: /^$/, reason: 'choosing the kernel and boot disk size at creation came after 4.115.0' },
+    { name: 'boot_size', operations: COMPUTE_CREATE, kind: 'request', reason: 'choosing the kernel and boot disk size at creation came after 4.115.0' },
+    { name: 'migration_type', operations: ['resizeComputeInstance'], kind: 'request', reason: 'warm and cold resize migrations came after 4.115.0' },
+    // VPC interfaces: VPCs came after 4.115.0.
+    { name: /^(subnet_id|vpc_id|ipv4|ipv6|ip_ranges|primary|active)$/, under: ANY_INTERFACE, reason: 'VPC interface fields (VPCs came after 4.115.0)' },
+    // Config profiles with more than eight device slots (volume limit extension).
+    { name: /^sd[i-z]$/, under: /^(\/data\/\d+)?\/devices$/, reason: 'device slots beyond sdh (the volume limit extension) came after 4.115.0' },
+    // Balancers.
+    { name: 'vpcs', operations: ['createBalancer'], kind: 'request', reason: 'balancers in a VPC came after 4.115.0' },
+    { name: 'client_udp_sess_throttle', operations: ['createBalancer', 'updateBalancer'], kind: 'request', reason: 'UDP balancing came after 4.115.0' },
+    { name: 'tags', operations: ['createBalancer'], kind: 'request', reason: 'tags on balancer create came after 4.115.0 (the requirements: "update only")' },
+    { name: 'subnet_id', operations: ['createBalancerNode', 'updateBalancerNode'], kind: 'request', reason: 'balancer nodes in a VPC subnet came after 4.115.0' },
+    { name: 'subnet_id', operations: ['rebuildBalancerConfig', 'createBalancer'], under: /\/nodes\/\d+$/, reason: 'balancer nodes in a VPC subnet came after 4.115.0' },
+    { name: 'udp_check_port', reason: 'UDP balancing came after 4.115.0' },
+    // Volumes and images.
+    { name: 'encryption', operations: ['createVolume'], kind: 'request', reason: 'volume encryption came after 4.115.0' },
+    { name: 'cloud_init', operations: ['uploadImage', 'createImage'], kind: 'request', reason: 'cloud-init image flags came after 4.115.0' },
+    { name: 'tags', operations: ['uploadImage', 'createImage'], kind: 'request', reason: 'image tags came after 4.115.0' },
+    // Object Storage: regions replaced clusters after 4.115.0.
+    { name: 'region', operations: ['createBucket'], kind: 'request', under: /^$/, marks: 'object', reason: 'buckets addressed by region instead of cluster came after 4.115.0' },
+    { name: 'endpoint_type', operations: ['createBucket'], kind: 'request', reason: 'Object Storage endpoint types came after 4.115.0' },
+    { name: 'regions', operations: ['createAccessKey', 'updateAccessKey'], kind: 'request', reason: 'regional access keys came after 4.115.0' },
+    { name: 'region', operations: ['createAccessKey'], kind: 'request', under: /^\/bucket_access\/\d+$/, marks: 'object', reason: 'bucket access by region instead of cluster came after 4.115.0' },
+    // Tags.
+    { name: 'reserved_ipv4_addresses', operations: ['createTag'], kind: 'request', reason: 'tagging reserved IP addresses came after 4.115.0' },
+  ],
+
+  // Rules the service relaxed after 4.115.0: a body they match is of a newer kind.
+  bodies: [
+    {
+      operations: COMPUTE_CREATE, kind: 'request',
+      test: (body) => typeof body.image === 'string' && body.root_pass == null && [body.authorized_keys, body.authorized_users].some((list) => Array.isArray(list) && list.length > 0),
+      reason: 'image deploys with SSH keys and no root password came after 4.115.0 (the requirements: root_pass is required when deploying from an image)',
+    },
+  ],
+
+  // Values added after 4.115.0: an object holding one is of a newer kind (a VPC interface, a UDP
+  // config). In an array it is taken out; as the whole body, the body is newer.
+  values: [
+    { field: 'purpose', values: ['vpc'], reason: 'VPC interfaces (VPCs came after 4.115.0)' },
+    { field: 'protocol', values: ['udp'], reason: 'UDP balancing came after 4.115.0' },
+    { field: 'type', values: ['reserved_ipv4_address'], reason: 'tagging reserved IP addresses came after 4.115.0' },
+  ],
+};
+
+// The recorder's masks and stand-ins of the same kind to try in their place. A mask is only the
+// cause of a failure when some stand-in makes the body valid.
+export const REDACTION = [
+  { pattern: /\b192\.0\.2\.0\b/, standIns: ['192.168.0.1', '203.0.113.1'], reason: 'IPv4 addresses are masked to 192.0.2.0 (a private address where the field needs one)' },
+  { pattern: /\b1234::5678\b/, standIns: ['2001:db8::5678'], reason: 'IPv6 addresses are masked to 1234::5678' },
+  { pattern: /\[SANITIZED\]/, standIns: ['stand-in-secret-value'], reason: 'secrets and keys are masked to [SANITIZED]' },
+];
