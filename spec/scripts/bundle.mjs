@@ -8,7 +8,7 @@ import { command, parse } from './cli.mjs';
 
 parse(command('bundle', 'Bundles spec/openapi.yaml into spec/dist/openapi.yaml and spec/dist/openapi.json.'));
 // Redocly loads after the command line is read: --help and usage errors answer at once.
-const { BundleError, createBundler, specDir, writeAtomically } = await import('./bundler.mjs');
+const { BundleError, createBundler, edition30, specDir, writeAtomically } = await import('./bundler.mjs');
 const { describeLosses } = await import('../lib/down-convert.mjs');
 
 const started = Date.now();
@@ -21,8 +21,9 @@ try {
   console.error('\n✖ bundle failed: fix the references above ($ref paths are relative to the file that holds them). spec/dist was left as it was.');
   process.exit(1);
 }
-const { document, files, losses } = result;
-writeAtomically(path.join(specDir, 'dist'), files);
+const { document, files } = result;
+const { files: files30, losses } = edition30(document);
+writeAtomically(path.join(specDir, 'dist'), { ...files, ...files30 });
 
 const operations = Object.values(document.paths || {})
   .flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));

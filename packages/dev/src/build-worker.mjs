@@ -4,7 +4,7 @@
 // printed the moment it is ready, whatever the bundle is doing.
 import { workerData } from 'node:worker_threads';
 import { compareDocuments } from '@cloudapi/spec/breaking';
-import { BundleError, createBundler } from '@cloudapi/spec/bundler';
+import { BundleError, createBundler, edition30 } from '@cloudapi/spec/bundler';
 import { serveMethods } from '@cloudapi/spec/worker-rpc';
 import { deriveMockDocument } from '@cloudapi/mock/derive';
 import { createBaseline } from './baseline.mjs';
@@ -20,8 +20,8 @@ async function comparedWith() {
 
 serveMethods(createBundler({ specDir }).then((bundler) => ({
   /**
-   * Bundles after `invalidate` changed: { ok, files, mockJson } (files: what spec/dist holds, by
-   * name) or { ok: false, message }.
+   * Bundles after `invalidate` changed: { ok, files, mockJson } (files: the 3.1 bundle by file
+   * name; its 3.0 edition comes from edition30()) or { ok: false, message }.
    */
   async build({ invalidate = [], reload = false } = {}) {
     if (reload) bundler.reload();
@@ -34,6 +34,10 @@ serveMethods(createBundler({ specDir }).then((bundler) => ({
       if (error instanceof BundleError) return { ok: false, message: error.message };
       throw error;
     }
+  },
+  /** The last bundle's OpenAPI 3.0.3 edition, by file name (the docs offer it for download). */
+  async edition30() {
+    return edition30(latest).files;
   },
   /** What the last bundle breaks compared with `baseRef`: { findings, added, base, moved }. */
   async compare() {

@@ -146,6 +146,9 @@ export async function startDevLoop({
   }
 
   async function rebuildDocs(since, run) {
+    // The docs offer the 3.0 edition too; it is made here, off the mock's path.
+    writeAtomically(bundleDir, await builder.call('edition30'));
+    if (run !== generation) return; // a newer save came meanwhile
     docsBuild = buildDocs({ bundleDir, outDir: docsDir });
     const { code, signal, output } = await docsBuild.done;
     docsBuild = null;
