@@ -5,13 +5,16 @@
 //   one file     turbo after one spec file changed (everything depends on the spec)
 //   client only  turbo after one client source changed (only the client rebuilds)
 //   lint         the house style guide over sources and bundle, run directly (no cache)
+//   `npm run bench:dev` times the designer loop (npm run dev) from a save.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { command, parse, positiveInteger } from '@cloudapi/spec/cli';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.env.BENCH_RUNS || 3);
+const { runs } = parse(command('bench', 'Times the spec pipeline: cold, cached and incremental builds, and lint.')
+  .option('--runs <n>', 'runs of each measurement (or BENCH_RUNS)', positiveInteger, Number(process.env.BENCH_RUNS || 3)));
 
 function time(label, command, args, options = {}) {
   const samples = [];

@@ -1,25 +1,29 @@
 // `npm start`: builds the whole pipeline through Turbo, reports what it produced, then serves the
 // documentation site, the mock and the reference server until Ctrl-C (SIGINT or SIGTERM), which
 // stops all three.
-// `npm run dev` (--watch) also rebuilds the docs and the mock whenever a spec source changes,
-// prints the lint findings of the change and what it breaks for clients.
+// `npm run dev` (--watch) also runs the designer loop (@cloudapi/dev): each spec save is linted,
+// bundled, compared with HEAD, served by the mock and rebuilt into the docs, with stage times.
 //
 //   DOCS_PORT  port of the docs (8080)       PORT  port of the mock (4010)
 //   SERVER_PORT  port of the server (4020)   HOST  address of all three (127.0.0.1)
 //   DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS: the server's store, tokens and clock
 //   --no-build  serve what was built last
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docsDistDir, serveStatic } from '@cloudapi/docs';
-import { startMock } from '@cloudapi/mock';
+import { mockDocumentPath, startMock } from '@cloudapi/mock';
 import { startServer } from '@cloudapi/server';
-import { compareDocuments } from '@cloudapi/spec/breaking';
-import { watchSources } from '@cloudapi/spec/watch';
+import { command, parse } from '@cloudapi/spec/cli';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+const options = parse(command('start', 'Builds the pipeline, then serves the documentation site, the mock and the reference server until Ctrl-C.')
+  .option('--no-build', 'serve what was built last')
+  .option('--watch', 'the designer loop: rebuild, lint and compare with HEAD on every spec save (npm run dev)')
+  .addHelpText('after', '\nEnvironment: DOCS_PORT (8080), PORT (4010), SERVER_PORT (4020), HOST (127.0.0.1);\nthe server: DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS, LOG_LEVEL.'));
 
 function portFrom(name, fallback) {
   const raw = process.env[name];
@@ -36,7 +40,7 @@ const mockPort = portFrom('PORT', 4010);
 const serverPort = portFrom('SERVER_PORT', 4020);
 const host = process.env.HOST || '127.0.0.1';
 
-if (!process.argv.includes('--no-build')) {
+if (options.build) {
   const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, stdio: 'inherit' });
   if (build.status !== 0) {
     console.error('\n✖ build failed; the output above says which task and why.');
@@ -62,7 +66,8 @@ for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'package
 const env = process.env;
 const [docs, mock, server] = await Promise.allSettled([
   serveStatic({ root: docsDistDir, port: docsPort, host }),
-  startMock({ port: mockPort, host }),
+  // In watch mode the designer loop reloads the mock itself, once per save (reload() on the handle).
+  startMock({ port: mockPort, host, watch: options.watch !== true }),
   startServer({
     port: serverPort, host, dataDir: env.DATA_DIR || undefined, databaseUrl: env.DATABASE_URL || undefined, tokensFile: env.TOKENS_FILE || undefined,
     transitionMs: env.TRANSITION_MS ? Number(env.TRANSITION_MS) : undefined, logLevel: env.LOG_LEVEL || 'warn',
@@ -76,69 +81,43 @@ if (docs.status === 'rejected' || mock.status === 'rejected' || server.status ==
   process.exit(1);
 }
 
-const watching = process.argv.includes('--watch');
+const watching = options.watch === true;
 console.log(`
 ✔ docs  ${docs.value.url}
 ✔ mock  ${mock.value.baseUrl}   try: curl -s ${mock.value.baseUrl}/regions
 ✔ server  ${server.value.baseUrl}   (${server.value.store.engine}: ${server.value.store.location})
   token: ${server.value.token ?? `from ${env.TOKENS_FILE}`}
   try: curl -s -H "Authorization: Bearer ${server.value.token ?? '<token>'}" ${server.value.baseUrl}/volumes
-  ${watching ? 'Watching spec/ for changes. ' : ''}Ctrl-C stops ${watching ? 'everything' : 'all three'}.`);
+  ${watching ? 'Starting the designer loop (linters, the bundle of HEAD)... ' : ''}Ctrl-C stops ${watching ? 'everything' : 'all three'}.`);
 
-let watcher = null;
+let loop = null;
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    watcher?.close();
+    await loop?.close();
     await Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
     console.log('\n✔ stopped the docs, the mock and the server.');
     process.exit(0);
   });
 }
 
-// Watch mode. A change rebuilds the bundle, the mock's document (the mock watches it and serves it
-// without a restart; `mock.reload()` would do the same on demand) and the docs: the part of the
-// graph a preview needs, in a few seconds; `npm run build` rebuilds the types and the client. Lint
-// runs on the sources meanwhile, and the new bundle is compared with the one this session started
-// from.
-function run(command, args) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: rootDir, env: { ...process.env, NO_COLOR: '1' } });
-    let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
+// Watch mode: the part of the graph a preview needs (bundle, mock, docs), rebuilt on every save;
+// `npm run build` rebuilds the types and the client.
 if (watching) {
-  const baseline = document;
-  let busy = false;
-  let pending = null;
-  const rebuild = async (files) => {
-    if (busy) { pending = [...new Set([...(pending ?? []), ...files])]; return; }
-    busy = true;
-    const started = Date.now();
-    console.log(`\n↻ ${files.join(', ')} changed: rebuilding the docs and the mock...`);
-    const [build, lint] = await Promise.all([
-      run(npx, ['turbo', 'run', 'build', '--filter=@cloudapi/docs...', '--output-logs=errors-only']),
-      run(process.execPath, ['spec/scripts/lint.mjs', 'openapi.yaml']),
-    ]);
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (build.code !== 0) {
-      console.log(`${build.output.trim()}\n✖ the build failed (${seconds} s): still serving the previous docs and mock.`);
-    } else {
-      console.log(`✔ docs and mock updated in ${seconds} s (${docs.value.url}, ${mock.value.baseUrl})`);
-      const { findings } = compareDocuments(baseline, JSON.parse(readFileSync(bundle, 'utf8')));
-      const changes = [...new Map(findings.map((f) => [`${f.level} ${f.message}`, f])).values()];
-      for (const f of changes.slice(0, 10)) console.log(`  ${f.level === 'breaking' ? '✖ breaks clients' : '⚠ check'}: ${f.message} (${f.operation})`);
-      if (changes.length > 10) console.log(`  ... ${changes.length - 10} more: npm run breaking`);
-    }
-    console.log(lint.code === 0 ? '✔ lint clean' : lint.output.trim());
-    busy = false;
-    if (pending) { const next = pending; pending = null; rebuild(next); }
-  };
-  watcher = watchSources(path.join(rootDir, 'spec'), rebuild);
+  try {
+    const { startDevLoop } = await import('@cloudapi/dev');
+    loop = await startDevLoop({
+      specDir: path.join(rootDir, 'spec'),
+      mock: mock.value,
+      mockDocument: mockDocumentPath,
+      docsDir: docsDistDir,
+      docsUrl: docs.value.url,
+    });
+  } catch (error) {
+    console.error(`✖ the designer loop did not start: ${error.stack ?? error.message}`);
+    await Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
+    process.exit(1);
+  }
 }

@@ -1,92 +1,74 @@
 // `npm run breaking`: what a spec change breaks for clients. Compares the bundle in spec/dist
 // (what you have now) with the bundle of a git ref (default HEAD, the last commit), or with a
-// bundle file, and lists each breaking change with the operations it affects.
-//
-//   node scripts/breaking.mjs [--base REF | --base-file FILE] [--after FILE] [--repo DIR] [--fail] [--json]
-//
-// --fail exits 1 when something breaks (for CI on pull requests); without it the report is a
-// warning and the exit code is 0.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+// bundle file, and lists each breaking change with the source file and line of what changed and
+// the operations it affects. Without --fail the report is a warning and the exit status 0.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
-import { compareDocuments } from '../lib/breaking.mjs';
-import { runTool, specDir, withoutBanners } from './tools.mjs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { compareDocuments, formatChanges } from '../lib/breaking.mjs';
+import { createSourceIndex } from '../lib/sources.mjs';
+import { command, parse } from './cli.mjs';
 
-function option(name, fallback) {
-  const at = process.argv.indexOf(name);
-  if (at < 0) return fallback;
-  const value = process.argv[at + 1];
-  if (value === undefined || value.startsWith('--')) fail(`${name} needs a value.`);
-  return value;
-}
+const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const defaultAfter = path.join(specDir, 'dist', 'openapi.json');
+const program = command('breaking', 'Lists what the current spec breaks for clients written against a git ref or a bundle file.')
+  .option('--base <ref>', 'git ref to compare with', 'HEAD')
+  .option('--base-file <file>', 'compare with this bundle (JSON or YAML) instead of a git ref')
+  .option('--after <file>', 'the bundle to check', path.relative(process.cwd(), defaultAfter))
+  .option('--repo <dir>', 'the git checkout that holds the spec (default: the one spec/ is in)')
+  .option('--fail', 'exit 1 when something breaks (for CI)')
+  .option('--json', 'print the findings as JSON')
+  .addHelpText('after', '\nExit status: 0 (1 with --fail when something breaks), 2 when the comparison could not be made.');
+const options = parse(program);
+
 function fail(message) {
   console.error(`breaking: ${message}`);
   process.exit(2);
 }
-const readDocument = (file) => (file.endsWith('.json') ? JSON.parse(readFileSync(file, 'utf8')) : parse(readFileSync(file, 'utf8')));
+const readDocument = (file) => (file.endsWith('.json') ? JSON.parse(readFileSync(file, 'utf8')) : parseYaml(readFileSync(file, 'utf8')));
 
-/** The bundle of the spec as it was at `ref`: its sources extracted with git and bundled with Redocly. */
-async function bundleAtRef(repo, ref) {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-base-'));
-  try {
-    // Where the spec lives inside a checkout (spec/), the same in the repository read.
-    const prefix = path.relative(path.dirname(specDir), specDir).split(path.sep).join('/');
-    const wanted = ['openapi.yaml', 'paths', 'components', 'redocly.yaml'].map((p) => `${prefix}/${p}`);
-    try {
-      const archive = execFileSync('git', ['-C', repo, 'archive', '--format=tar', ref, '--', ...wanted], { maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-      execFileSync('tar', ['-x', '-C', scratch], { input: archive });
-    } catch (error) {
-      fail(`cannot read the spec at "${ref}" from ${repo}: ${String(error.stderr || error.message).trim()}`);
-    }
-    const baseSpec = path.join(scratch, prefix);
-    const out = path.join(scratch, 'bundle.yaml');
-    const { code, stdout, stderr } = await runTool('@redocly/cli', 'redocly', ['bundle', 'openapi.yaml', '--output', out, '--config', 'redocly.yaml'], { cwd: baseSpec });
-    if (code !== 0) fail(`the spec at "${ref}" does not bundle:\n${withoutBanners(`${stdout}\n${stderr}`)}`);
-    return readDocument(out);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
+// Redocly loads after the command line is read: --help and usage errors answer at once.
+const { BundleError, bundleAtRef, commitOf, gitLocation } = await import('./bundler.mjs');
 
-const afterFile = path.resolve(option('--after', path.join(specDir, 'dist', 'openapi.json')));
+const afterFile = path.resolve(options.after);
 if (!existsSync(afterFile)) fail(`${afterFile} is missing: run \`npm run build\` first.`);
-const baseFile = option('--base-file');
-const ref = option('--base', 'HEAD');
-const repo = option('--repo', null) ?? (() => {
-  try { return execFileSync('git', ['-C', specDir, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim(); } catch { return fail('not in a git checkout: use --base-file FILE.'); }
-})();
 
-const before = baseFile ? readDocument(path.resolve(baseFile)) : await bundleAtRef(repo, ref);
-const after = readDocument(afterFile);
-const { findings, added } = compareDocuments(before, after);
-const baseName = baseFile ? path.relative(process.cwd(), path.resolve(baseFile)) : ref;
-
-if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ base: baseName, findings, added }, null, 2));
-} else {
-  // One line per change, with the operations it reaches (a shared schema reaches many).
-  const groups = new Map();
-  for (const f of findings) {
-    const key = `${f.level}|${f.code}|${f.message}`;
-    if (!groups.has(key)) groups.set(key, { ...f, operations: [] });
-    groups.get(key).operations.push(f.operation);
-  }
-  const breaking = [...groups.values()].filter((g) => g.level === 'breaking');
-  const warnings = [...groups.values()].filter((g) => g.level === 'warning');
-  const list = (title, items, mark) => {
-    if (!items.length) return;
-    console.log(`\n${title}`);
-    for (const g of items) {
-      const ops = g.operations.length > 3 ? `${g.operations.slice(0, 3).join(', ')} and ${g.operations.length - 3} more` : g.operations.join(', ');
-      console.log(`  ${mark} ${g.message}  [${g.code}]\n      ${ops}`);
+let before;
+let baseName;
+try {
+  if (options.baseFile) {
+    before = readDocument(path.resolve(options.baseFile));
+    baseName = path.relative(process.cwd(), path.resolve(options.baseFile));
+  } else {
+    let where;
+    try {
+      where = options.repo ? { repo: path.resolve(options.repo), prefix: gitLocation().prefix } : gitLocation();
+    } catch {
+      fail('not in a git checkout: use --base-file FILE.');
     }
-  };
-  console.log(`Changes from ${baseName} to ${path.relative(process.cwd(), afterFile)}: ${breaking.length} breaking, ${warnings.length} to check, ${added.length} operation(s) added.`);
-  list('Breaking for clients written against the base:', breaking, '✖');
-  list('May affect clients:', warnings, '⚠');
-  if (added.length) console.log(`\nAdded: ${added.slice(0, 8).join(', ')}${added.length > 8 ? ` and ${added.length - 8} more` : ''}`);
-  if (!breaking.length && !warnings.length) console.log('✔ nothing breaks clients of the base.');
+    before = await bundleAtRef({ ...where, ref: options.base });
+    const { hash, subject } = commitOf(where.repo, options.base);
+    baseName = `${options.base} (${hash.slice(0, 7)} "${subject}")`;
+  }
+} catch (error) {
+  if (!(error instanceof BundleError)) throw error;
+  fail(error.message);
 }
-process.exit(process.argv.includes('--fail') && findings.some((f) => f.level === 'breaking') ? 1 : 0);
+const after = readDocument(afterFile);
+const result = compareDocuments(before, after);
+
+if (options.json) {
+  console.log(JSON.stringify({ base: baseName, ...result }, null, 2));
+} else {
+  // File and line only when the bundle checked is the one built from the sources beside it.
+  const sources = afterFile === defaultAfter ? createSourceIndex(specDir) : null;
+  const locate = sources && ((pointer) => {
+    const at = sources.locate(pointer);
+    return { ...at, file: path.relative(process.cwd(), path.join(specDir, at.file)) };
+  });
+  const { lines, breaking, warnings } = formatChanges(result, { base: baseName, locate });
+  console.log(`Compared ${path.relative(process.cwd(), afterFile)} with ${baseName}: ${breaking} breaking, ${warnings} to check, ${result.added.length} operation(s) added.\n`);
+  console.log(lines.join('\n'));
+}
+process.exit(options.fail && result.findings.some((f) => f.level === 'breaking') ? 1 : 0);

@@ -1,85 +1,138 @@
-// Runs the real Redocly and Spectral CLIs over OpenAPI files and returns their findings in one
-// shape: { tool, rule, severity, file, line, column, message }. Used by `npm run lint` and by the
-// style-guide tests, so both exercise exactly the same configuration.
+// Runs Redocly and Spectral in-process over OpenAPI files and returns their findings in one
+// shape: { tool, rule, severity, file, line, column, pointer, message }, where `pointer` is the
+// JSON pointer of the offending node inside `file`. Used by `npm run lint`, the style-guide tests
+// and `npm run dev`, so all three exercise exactly the same engines and configuration.
+//
+// The configurations are loaded once per `createLinters()` (Spectral bundles a ruleset and its
+// custom functions, which costs about a second), and Redocly keeps each file's parse until
+// `invalidate()` is told the file changed, so linting again after one edit re-reads one file.
+// Redocly runs through its library, @redocly/openapi-core, the engine inside its CLI; Spectral
+// through @stoplight/spectral-core with the ruleset loader its docs give for use from code.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { runTool, specDir, withoutBanners } from './tools.mjs';
+import { fileURLToPath } from 'node:url';
+import { startWorker } from './worker-rpc.mjs';
 
-export { specDir };
+const require = createRequire(import.meta.url);
 
-// Splits text holding several JSON values back to back (Redocly prints one report per linted
-// file with nothing in between) into those values, skipping any banner text before the first one.
-export function splitJsonValues(text) {
-  const values = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"' && depth > 0) inString = true;
-    else if (c === '{' || c === '[') {
-      if (depth === 0) start = i;
-      depth++;
-    } else if ((c === '}' || c === ']') && depth > 0) {
-      depth--;
-      if (depth === 0) values.push(JSON.parse(text.slice(start, i + 1)));
-    }
-  }
-  return values;
-}
-
-function parseJsonReports(tool, { code, stdout, stderr }) {
-  let reports = [];
-  try { reports = splitJsonValues(stdout); } catch { reports = []; }
-  if (reports.length === 0) throw new Error(`${tool} did not produce a report (exit ${code}).\n${withoutBanners(stderr || stdout)}`);
-  return reports;
-}
-
-export async function runRedocly(files) {
-  const result = await runTool('@redocly/cli', 'redocly', ['lint', ...files, '--format=json', '--config=redocly.yaml', '--max-problems=1000']);
-  return parseJsonReports('redocly', result).flatMap((report) => report.problems || []).map((p) => {
-    const loc = (p.location && p.location[0]) || {};
-    return {
-      tool: 'redocly',
-      rule: p.ruleId,
-      severity: p.severity === 'error' ? 'error' : 'warning',
-      file: path.resolve(specDir, (loc.source && loc.source.ref) || files[0]),
-      line: (loc.start && loc.start.line) || 1,
-      column: (loc.start && loc.start.col) || 1,
-      message: p.message,
-    };
-  });
-}
+export const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const SPECTRAL_SEVERITY = ['error', 'warning', 'info', 'hint'];
-// The multi-file sources (spec/openapi.yaml) get the house ruleset plus the overrides only they
-// need (style/spectral-sources.yaml); everything else, the bundle included, the house ruleset.
-const rulesetFor = (files) => (files.length === 1 && path.resolve(specDir, files[0]) === path.join(specDir, 'openapi.yaml')
-  ? 'style/spectral-sources.yaml' : '.spectral.yaml');
 
-export async function runSpectral(files) {
-  const result = await runTool('@stoplight/spectral-cli', 'spectral', [
-    'lint', ...files, '--format=json', `--ruleset=${rulesetFor(files)}`, '--fail-severity=hint', '--quiet',
-  ]);
-  if (result.stdout.trim() === '' && result.code === 0) return [];
-  const [report] = parseJsonReports('spectral', result);
-  return report.map((r) => ({
-    tool: 'spectral',
-    rule: r.code,
-    severity: SPECTRAL_SEVERITY[r.severity] || 'error',
-    file: path.resolve(specDir, r.source || files[0]),
-    line: r.range.start.line + 1,
-    column: r.range.start.character + 1,
-    message: r.message,
-  }));
+const pointerOf = (parts) => `#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+
+/**
+ * @param {{ specDir?: string }} [options] the folder holding redocly.yaml, .spectral.yaml and style/
+ * @returns {Promise<{ lint: (file: string, options?: { text?: string }) => Promise<object[]>,
+ *   invalidate: (files: string[]) => void, reload: () => void }>}
+ *   `lint(file)` lints one document (absolute, or relative to specDir); `text` replaces its content
+ *   (references still resolve from its folder). `invalidate` drops the parses of changed files;
+ *   `reload` re-reads the configurations (after the style guide changed).
+ */
+export async function createLinters({ specDir: dir = specDir } = {}) {
+  // Loaded here, not on import: a caller that only starts a lint worker does not pay for them.
+  const { BaseResolver, getLineColLocation, lintDocument, loadConfig, makeDocumentFromString } = await import('@redocly/openapi-core');
+  const { Spectral, Document } = require('@stoplight/spectral-core');
+  const Parsers = require('@stoplight/spectral-parsers');
+  const { createHttpAndFileResolver } = require('@stoplight/spectral-ref-resolver');
+  const { bundleAndLoadRuleset } = require('@stoplight/spectral-ruleset-bundler/with-loader');
+  const { fetch } = require('@stoplight/spectral-runtime');
+  const root = path.resolve(dir);
+  let redoclyConfig = null;
+  let resolver = null;
+  let rulesets = new Map();
+
+  // The multi-file sources (openapi.yaml of the spec folder) get the house ruleset plus the
+  // overrides only they need (style/spectral-sources.yaml); everything else, the bundle included,
+  // the house ruleset.
+  const rulesetFor = (file) => (file === path.join(root, 'openapi.yaml') ? 'style/spectral-sources.yaml' : '.spectral.yaml');
+  const ruleset = (name) => {
+    if (!rulesets.has(name)) rulesets.set(name, bundleAndLoadRuleset(path.join(root, name), { fs, fetch }));
+    return rulesets.get(name);
+  };
+  const redocly = async () => {
+    redoclyConfig ??= loadConfig({ configPath: path.join(root, 'redocly.yaml') });
+    const config = await redoclyConfig;
+    resolver ??= new BaseResolver(config.resolve);
+    return config;
+  };
+
+  async function runRedocly(file, text) {
+    const config = await redocly();
+    const document = text === undefined ? await resolver.resolveDocument(null, file, true) : makeDocumentFromString(text, file);
+    if (document instanceof Error) throw document;
+    const problems = await lintDocument({ document, config, externalRefResolver: resolver });
+    return problems.map((p) => {
+      const location = p.location[0];
+      const { start } = getLineColLocation(location);
+      return {
+        tool: 'redocly',
+        rule: p.ruleId,
+        severity: p.severity === 'error' ? 'error' : 'warning',
+        file: location.source.absoluteRef,
+        line: start?.line ?? 1,
+        column: start?.col ?? 1,
+        pointer: location.pointer ?? '#/',
+        message: p.message,
+      };
+    });
+  }
+
+  async function runSpectral(file, text) {
+    // A fresh resolver every run: one reused across runs resolves relative $refs of later runs
+    // against the wrong folder.
+    const spectral = new Spectral({ resolver: createHttpAndFileResolver() });
+    spectral.setRuleset(await ruleset(rulesetFor(file)));
+    const content = text ?? await fs.promises.readFile(file, 'utf8');
+    const results = await spectral.run(new Document(content, Parsers.Yaml, file));
+    return results.map((r) => ({
+      tool: 'spectral',
+      rule: r.code,
+      severity: SPECTRAL_SEVERITY[r.severity] || 'error',
+      file: path.resolve(root, r.source || file),
+      line: r.range.start.line + 1,
+      column: r.range.start.character + 1,
+      pointer: pointerOf(r.path),
+      message: r.message,
+    }));
+  }
+
+  return {
+    async lint(target, { text } = {}) {
+      const file = path.resolve(root, target);
+      const results = await Promise.all([runRedocly(file, text), runSpectral(file, text)]);
+      return results.flat();
+    },
+    invalidate(files) {
+      for (const file of files) resolver?.cache.delete(path.resolve(root, file));
+    },
+    reload() {
+      redoclyConfig = null;
+      resolver = null;
+      rulesets = new Map();
+    },
+  };
 }
 
-// Spectral lints the files of one run one after the other, so each target of `npm run lint`
-// (the sources, the bundle) gets its own process; many small files (the style tests) share one.
-export async function lintFiles(files) {
-  const spectralRuns = files.length <= 2 ? files.map((file) => [file]) : [files];
-  const results = await Promise.all([runRedocly(files), ...spectralRuns.map((group) => runSpectral(group))]);
-  return results.flat();
+/** Lints each file with one set of linters; the findings of all files together. */
+export async function lintFiles(files, options) {
+  const linters = await createLinters(options);
+  const results = [];
+  for (const file of files) results.push(...await linters.lint(file));
+  return results;
+}
+
+/**
+ * The same linters in a worker thread, so linting runs beside other work on another core and a
+ * long lint does not hold up the caller. Same methods as createLinters(), all async, plus close().
+ */
+export function startLintWorker({ specDir: dir = specDir } = {}) {
+  const worker = startWorker(new URL('./lint-worker.mjs', import.meta.url), { specDir: dir });
+  return {
+    lint: (file, options) => worker.call('lint', file, options),
+    invalidate: (files) => worker.call('invalidate', files),
+    reload: () => worker.call('reload'),
+    close: () => worker.close(),
+  };
 }

@@ -1,11 +1,12 @@
 // The breaking-change check: each kind of change a client can trip over is found, additive
 // changes are not, and the command line builds the base from a git ref.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareDocuments } from '../lib/breaking.mjs';
+import { createSourceIndex } from '../lib/sources.mjs';
 import { loadBundle, specDir } from './helpers.mjs';
 
 const bundle = loadBundle();
@@ -46,6 +47,25 @@ describe('compareDocuments', () => {
     const result = changed(mutate);
     expect(codes(result)).toContain(expected);
     expect(result.findings.filter((f) => `${f.level}:${f.code}` === expected).map((f) => f.operation)).toContain(operation);
+  });
+
+  // [what changes, mutation, code, the source file the finding must point at, what its line holds]
+  const sources = createSourceIndex(specDir);
+  it.each([
+    ['an operation is removed', (d) => { delete d.paths['/regions'].get; }, 'operation-removed', 'paths/regions/regions.yaml', /^\S/],
+    ['a public operation needs a token', (d) => { d.paths['/regions'].get.security = [{ personalAccessToken: ['x:read_only'] }]; }, 'security-tightened', 'paths/regions/regions.yaml', /^\s+security:/],
+    ['a request field becomes required', (d) => { schemas(d).VolumeCreateRequest.required.push('size'); }, 'request-property-required', 'components/schemas/volumes/VolumeCreateRequest.yaml', /^required:/],
+    ['a request field accepts less', (d) => { schemas(d).VolumeCreateRequest.properties.label.maxLength = 16; }, 'request-range-narrowed', 'components/schemas/volumes/VolumeCreateRequest.yaml', /^\s+maxLength:/],
+    ['a response field is removed', (d) => { delete schemas(d).Region.properties.country; }, 'response-property-removed', 'components/schemas/regions/Region.yaml', /^properties:/],
+    ['a response field is no longer always present', (d) => { schemas(d).Volume.required = schemas(d).Volume.required.filter((n) => n !== 'size'); }, 'response-property-optional', 'components/schemas/volumes/Volume.yaml', /^required:/],
+    ['a response field may be null', (d) => { schemas(d).Volume.properties.size.type = ['integer', 'null']; }, 'response-type-widened', 'components/schemas/volumes/Volume.yaml', /^\s+type:/],
+  ])('points at the source when %s', (_, mutate, code, file, lineText) => {
+    const finding = changed(mutate).findings.find((f) => f.code === code);
+    expect(finding?.pointer, `a ${code} finding with a pointer`).toBeTruthy();
+    const at = sources.locate(finding.pointer);
+    expect(at.file).toBe(file);
+    const text = readFileSync(path.join(specDir, file), 'utf8').split('\n')[at.line - 1];
+    expect(text).toMatch(lineText);
   });
 
   it('does not call additive changes breaking', () => {
@@ -89,6 +109,7 @@ describe('npm run breaking', () => {
     expect(warned.code).toBe(0);
     expect(warned.out).toMatch(/1 breaking/);
     expect(warned.out).toMatch(/GET \/regions \(listRegions\) was removed/);
+    expect(warned.out).toMatch(/^Compared .*after\.json with HEAD \([0-9a-f]{7} "base"\)/);
     expect(cli(['--repo', repo, '--base', 'HEAD', '--after', afterFile, '--fail']).code).toBe(1);
     expect(cli(['--repo', repo, '--base', 'no-such-ref', '--after', afterFile]).out).toMatch(/cannot read the spec at "no-such-ref"/);
   }, 120_000);
@@ -98,6 +119,6 @@ describe('npm run breaking', () => {
     writeFileSync(base, JSON.stringify(bundle));
     const result = cli(['--base-file', base, '--fail']);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/nothing breaks clients of the base/);
+    expect(result.out).toMatch(/✔ no breaking change compared with .*base\.json/);
   });
 });

@@ -6,8 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { splitJsonValues } from '../scripts/run-linters.mjs';
-import { runTool } from '../scripts/tools.mjs';
+import { runTool, splitJsonValues } from './cli-tools.mjs';
 import { specDir } from './helpers.mjs';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'default-rulesets-'));

@@ -1,0 +1,57 @@
+// Runs the real command-line tools (Redocly, Spectral) as a user would, for the tests that check
+// what those tools say about our bundle with their own default rulesets. The project's own lint
+// and bundle run in-process (scripts/run-linters.mjs, scripts/bundler.mjs); only these tests
+// need the CLIs.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { specDir } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+
+function binOf(pkg, name) {
+  const manifestPath = require.resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[name];
+  return path.join(path.dirname(manifestPath), bin);
+}
+
+/** Runs a package's bin with node, telemetry, update notices and colours off. */
+export function runTool(pkg, name, args, { cwd = specDir } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binOf(pkg, name), ...args], {
+      cwd,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The JSON values in a tool's output, which may carry banners or several reports around them. */
+export function splitJsonValues(text) {
+  const values = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"' && depth > 0) inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if ((c === '}' || c === ']') && depth > 0) {
+      depth--;
+      if (depth === 0) values.push(JSON.parse(text.slice(start, i + 1)));
+    }
+  }
+  return values;
+}
