@@ -119,7 +119,14 @@ export async function createEngine({ document, errors, dynamic = false, seed, up
     mock: { dynamic, ignoreExamples: false, ...(seed == null ? {} : { seed: String(seed) }) },
     ...(upstream ? { isProxy: true, upstream: new URL(upstream), upstreamProxy: undefined } : { isProxy: false }),
   };
-  const components = { logger, validateSecurity: validateSecurityAnyCase };
+  // Prism's proxy answers with a mocked example when the implementation answers 501: a client (or
+  // the contract kit) would then take an object the implementation never made for real. The proxy
+  // passes the 501 on instead (and its response check reports the undeclared status).
+  const notImplemented = () => () => ({
+    _tag: 'Right',
+    right: { statusCode: 501, headers: { 'content-type': 'application/json' }, body: { errors: [{ reason: 'The implementation answered 501 Not Implemented.' }] } },
+  });
+  const components = { logger, validateSecurity: validateSecurityAnyCase, ...(upstream ? { mock: notImplemented } : {}) };
   const prism = createInstance(config, components);
 
   return {

@@ -192,6 +192,14 @@ describe('requests the mock used to refuse', () => {
     expect((await fetch(`${mock.baseUrl}/volumes`, { headers: { authorization: 'bearer' } })).status).toBe(401);
   });
 
+  it('refuses two Authorization headers with a 401 ErrorResponse, as a server must (which one would count?)', async () => {
+    const raw = await rawRequest(mock.port, 'GET /v4/volumes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\nConnection: close\r\n\r\n');
+    expect(raw.status).toBe(401);
+    expect(JSON.parse(raw.body).errors[0].reason).toMatch(/one Authorization header: this request has 2/);
+    const one = await rawRequest(mock.port, 'GET /v4/volumes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nConnection: close\r\n\r\n');
+    expect(one.status).toBe(200);
+  });
+
   it('answers HEAD on a GET route with the GET answer\'s status and headers, without a body', async () => {
     const head = await headRequest(`${mock.baseUrl}/regions/us-east`);
     const get = await fetch(`${mock.baseUrl}/regions/us-east`);

@@ -2,6 +2,7 @@
 // stand-in, test/fixtures/stand-in.mjs). Requests and answers pass unchanged; each violation is
 // logged on one line naming the operation and the field, and counted; with `errors` a violation
 // fails the answer instead.
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock } from '../src/index.mjs';
 import { startStandIn } from './fixtures/stand-in.mjs';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   ]);
 }, 90_000);
 afterAll(async () => { await Promise.all([proxy?.stop(), strict?.stop(), standIn?.stop()]); });
-beforeEach(() => { standIn.state.tamper = null; standIn.state.lenient = false; });
+beforeEach(() => { standIn.state.tamper = null; standIn.state.lenient = false; standIn.state.notImplemented = false; });
 
 const since = (list, from) => list.slice(from);
 
@@ -91,6 +92,25 @@ describe('the validating proxy', () => {
     expect(response.status).toBe(200);
     expect(standIn.received.at(-1).headers.authorization).toBe('bearer lower-case');
     expect(since(lines, from)).toEqual([]);
+  });
+
+  it('passes two Authorization headers on as one field line for the implementation to refuse, never one of them alone', async () => {
+    const status = await new Promise((resolve, reject) => {
+      const req = request(`${proxy.baseUrl}/volumes/12345`, { headers: { authorization: ['Bearer first', 'Bearer second'] } }, (res) => { res.resume(); resolve(res.statusCode); });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(standIn.received.at(-1).headers.authorization).toBe('Bearer first, Bearer second');
+    expect(status).toBe(200); // this stand-in only checks the scheme; the reference server answers 401
+  });
+
+  it('passes a 501 of the implementation on, never a mocked example in its place', async () => {
+    standIn.state.notImplemented = true;
+    const response = await fetch(`${proxy.baseUrl}/volumes/12345`, { headers: { authorization: 'Bearer t' } });
+    expect(response.status).toBe(501);
+    const body = await response.json();
+    expect(body).not.toHaveProperty('id');
+    expect(body.errors[0].reason).toMatch(/501 Not Implemented/);
   });
 
   it('still refuses what would crash Prism, before the implementation sees it', async () => {

@@ -1,0 +1,92 @@
+// The mock's validating proxy (`npm run mock -- --proxy URL`, @cloudapi/mock) in front of this
+// server, as a team checking its own implementation would use it: a whole contract-kit run passes
+// through it with zero violations, and an answer tampered with on its way is reported, naming the
+// operation and the field.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatReport, runContract } from '@cloudapi/contract';
+import { startMock } from '@cloudapi/mock';
+import { prepareAreas, tags, unexpectedFailures } from '../support/area-contracts.js';
+import { startTestServer, TOKENS } from '../support/harness.js';
+import type { TestServer } from '../support/harness.js';
+
+type Mock = Awaited<ReturnType<typeof startMock>>;
+let t: TestServer;
+const started: Array<{ stop(): Promise<unknown> | unknown }> = [];
+beforeAll(async () => {
+  t = await startTestServer({ name: 'proxy' });
+  await prepareAreas(t.as('full'));
+});
+afterAll(async () => {
+  for (const s of started.reverse()) await s.stop();
+  await t?.close();
+});
+
+async function proxyTo(baseUrl: string, logged: string[] = []): Promise<Mock> {
+  const proxy = await startMock({ port: 0, proxy: baseUrl, log: (line: string) => logged.push(line) });
+  started.push(proxy);
+  return proxy;
+}
+
+/**
+ * A hop between the proxy and the server that removes `field` from the JSON answers of GET
+ * requests matching `path`: a server that broke its contract on that one answer.
+ */
+async function tamperingHop(target: string, path: RegExp, field: string): Promise<string> {
+  const origin = new URL(target);
+  const server = http.createServer((req, res) => {
+    const upstream = http.request({ host: origin.hostname, port: origin.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        let body = Buffer.concat(chunks);
+        if (req.method === 'GET' && path.test(req.url ?? '') && answer.statusCode === 200) {
+          const json = JSON.parse(body.toString('utf8'));
+          delete json[field];
+          body = Buffer.from(JSON.stringify(json));
+        }
+        const headers = { ...answer.headers, 'content-length': String(body.length) };
+        delete headers['transfer-encoding'];
+        res.writeHead(answer.statusCode ?? 502, headers).end(body);
+      });
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  started.push({ stop: () => new Promise((resolve) => server.close(resolve)) });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${origin.pathname}`;
+}
+
+describe('the mock as a validating proxy in front of the server', () => {
+  it(`passes a whole contract-kit run over ${tags.join(', ')} with zero violations`, async () => {
+    const logged: string[] = [];
+    const proxy = await proxyTo(t.baseUrl, logged);
+    const result = await runContract({ baseUrl: proxy.baseUrl, token: TOKENS.full.token, only: tags, timeoutMs: 60_000 });
+    const report = formatReport(result, { verbose: true });
+    expect(result.target, report).toBe('implementation');
+    expect(unexpectedFailures(result), report).toEqual([]);
+    const stats = proxy.stats();
+    // Every request of the run went through the proxy and was checked there.
+    expect(stats.exchanges).toBeGreaterThan(result.operations.length);
+    expect(stats.violations, logged.join('\n')).toBe(0);
+    expect(proxy.violations()).toEqual([]);
+  });
+
+  it('reports an answer tampered with on its way, naming the operation and the field', async () => {
+    const logged: string[] = [];
+    const proxy = await proxyTo(await tamperingHop(t.baseUrl, /\/volumes\/\d+$/, 'region'), logged);
+    const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${proxy.baseUrl}/volumes`, { method: 'POST', headers, body: JSON.stringify({ label: 'proxied-volume', region: 'us-east', size: 20 }) });
+    expect(created.status).toBe(200);
+    const { id } = await created.json() as { id: number };
+    expect(proxy.stats().violations).toBe(0);
+
+    const read = await fetch(`${proxy.baseUrl}/volumes/${id}`, { headers });
+    expect(read.status).toBe(200);
+    expect(await read.json()).not.toHaveProperty('region');
+    expect(proxy.stats().responseViolations).toBe(1);
+    expect(proxy.violations().at(-1)).toMatch(/getVolume .* response body\.region: This field is required\./);
+  });
+});
