@@ -135,6 +135,24 @@ describe('balancers', () => {
     expect((await ok(api().get(`/tags/${tag}`))).results).toBe(0);
   });
 
+  it('tagging a balancer through POST /tags needs read_write on it: a user holds it on the balancers it created', async () => {
+    const own = await ok(t.as('noGrants').post('/balancers', { region: 'us-east' }));
+    const other = await createBalancer();
+    const refused = await t.as('noGrants').post('/tags', { label: uniqueLabel('theirs'), balancers: [own.id, other.id] });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0]).toMatchObject({ field: 'balancers.1' });
+    const tag = uniqueLabel('mine');
+    await ok(t.as('noGrants').post('/tags', { label: tag, balancers: [own.id] }));
+    expect((await ok(api().get(`/balancers/${own.id}`))).tags).toEqual([tag]);
+  });
+
+  it('configs are given on create only: an update refuses them', async () => {
+    const balancer = await createBalancer();
+    const refused = await api().put(`/balancers/${balancer.id}`, { configs: [{ port: 80, nodes: [node(1)] }] });
+    expect(refused.status).toBe(400);
+    expect(fields(refused)).toContain('configs');
+  });
+
   it('transfer sent in an update is ignored: the response shows the measured transfer', async () => {
     const balancer = await createBalancer();
     const updated = await ok(api().put(`/balancers/${balancer.id}`, { transfer: { in: 5, out: 6, total: 11 }, label: uniqueLabel('moved') }));
