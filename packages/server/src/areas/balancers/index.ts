@@ -232,8 +232,9 @@ export default defineArea({
       const { nodes = [], ...input } = ctx.body;
       const settings = applySettings(undefined, input);
       const row = await ctx.write(async (trx) => {
-        await forUpdate(trx, trx.selectFrom('balancers').select('id').where('id', '=', balancerId)).executeTakeFirst()
-          ?? (await balancerOrNotFound(trx, balancerId));
+        // Locked, so that a concurrent delete of the balancer waits rather than breaks the foreign key.
+        const parent = await forUpdate(trx, trx.selectFrom('balancers').select('id').where('id', '=', balancerId)).executeTakeFirst();
+        if (!parent) throw notFound(`Balancer ${balancerId} does not exist`);
         const config = await insertConfig(trx, balancerId, settings);
         await insertNodes(trx, ctx, config, nodes);
         return config;
