@@ -9,7 +9,7 @@ export { default as tags } from './tags/index.js';
 
 export { default as volumes } from './volumes/index.js';
 
-// balancers (part 2): replace this line with its export line
+export { default as balancers } from './balancers/index.js';
 
 // compute (part 3): replace this line with its export line
 

@@ -48,25 +48,6 @@ export const NOT_YET_IMPLEMENTED: Record<string, string> = {
   listManagedServices: 'Managed',
   createManagedService: 'Managed',
 
-  // Balancers (part 2)
-  listBalancers: 'Balancers',
-  createBalancer: 'Balancers',
-  getBalancer: 'Balancers',
-  updateBalancer: 'Balancers',
-  deleteBalancer: 'Balancers',
-  listBalancerConfigs: 'Balancers',
-  createBalancerConfig: 'Balancers',
-  getBalancerConfig: 'Balancers',
-  updateBalancerConfig: 'Balancers',
-  deleteBalancerConfig: 'Balancers',
-  listBalancerNodes: 'Balancers',
-  createBalancerNode: 'Balancers',
-  getBalancerNode: 'Balancers',
-  updateBalancerNode: 'Balancers',
-  deleteBalancerNode: 'Balancers',
-  rebuildBalancerConfig: 'Balancers',
-  getBalancerStats: 'Balancers',
-
   // Object Storage (part 2)
   listBuckets: 'Object Storage',
   createBucket: 'Object Storage',
