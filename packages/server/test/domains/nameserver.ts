@@ -9,6 +9,8 @@ export interface NameServer {
   port: number;
   /** How many transfers were asked for. */
   transfers: number;
+  /** Lets the process end while it still listens (a server that lives for the whole run). */
+  unref(): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startNameServer(zones: string[]): Promise<NameServer> {
   return {
     port,
     get transfers() { return state.transfers; },
+    unref: () => { server.unref(); },
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());

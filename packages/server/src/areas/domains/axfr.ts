@@ -1,6 +1,8 @@
 // A zone transfer (AXFR, RFC 5936) over TCP with dns-packet: one query, then answer messages
 // (each with a two-byte length) until the zone's SOA comes a second time. The name server's port
-// is AXFR_PORT (default 53), so that tests can serve a zone from 127.0.0.1 on a free port.
+// is AXFR_PORT (default 53), so that tests can serve a zone from 127.0.0.1 on a free port, and
+// AXFR_RESOLVE (`host=address,…`, like curl's --resolve) sends the transfers for a name server
+// that DNS does not know (the spec's example `ns1.legacy.example`) to an address of one's choice.
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket } from 'dns-packet';
@@ -21,6 +23,16 @@ export function axfrPort(env: NodeJS.ProcessEnv = process.env): number {
   return port;
 }
 
+/** The address to connect to for `nameserver`: its AXFR_RESOLVE entry, else the name itself. */
+export function axfrAddress(nameserver: string, env: NodeJS.ProcessEnv = process.env): string {
+  for (const entry of (env.AXFR_RESOLVE ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const at = entry.indexOf('=');
+    if (at <= 0 || at === entry.length - 1) throw new Error(`AXFR_RESOLVE entries are host=address, got ${JSON.stringify(entry)}`);
+    if (entry.slice(0, at).toLowerCase() === nameserver.toLowerCase()) return entry.slice(at + 1);
+  }
+  return nameserver;
+}
+
 /** Every record of `zone` as `nameserver` transfers it, the opening SOA first. */
 export function transferZone(nameserver: string, port: number, zone: string, timeoutMs = TRANSFER_TIMEOUT_MS): Promise<Answer[]> {
   return new Promise((resolve, reject) => {
@@ -29,7 +41,7 @@ export function transferZone(nameserver: string, port: number, zone: string, tim
     let received = 0;
     let soaSeen = 0;
     let settled = false;
-    const socket = net.connect({ host: nameserver, port });
+    const socket = net.connect({ host: axfrAddress(nameserver), port });
     const finish = (error: Error | null) => {
       if (settled) return;
       settled = true;
