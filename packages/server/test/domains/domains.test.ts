@@ -383,7 +383,8 @@ describe('domain records', () => {
   });
 
   it('the zone file is rendered from the records as BIND syntax that a zone file parser reads back', async () => {
-    const zone = await createDomain('bind.example', { ttl_sec: 300 });
+    const zone = await createDomain('bind.example', { ttl_sec: 300, soa_email: 'dns.admin@bind.example' });
+    const longText = 'k='.padEnd(300, 'x');
     const bodies = [
       { type: 'A', name: 'www', target: '192.0.2.10' },
       { type: 'AAAA', name: 'www', target: '2001:db8::10', ttl_sec: 3600 },
@@ -394,19 +395,21 @@ describe('domain records', () => {
       { type: 'SRV', service: 'sip', protocol: 'tcp', target: 'sip', priority: 10, weight: 5, port: 5060 },
       { type: 'CAA', tag: 'issue', target: 'ca.example' },
       { type: 'PTR', name: '10', target: 'www.bind.example' },
+      { type: 'TXT', name: 'long', target: longText },
     ];
     for (const body of bodies) await createRecord(zone.id, body);
     const lines = await zoneOf(zone.id);
     const parsed = zonefile.parse(lines.join('\n') + '\n') as any;
     expect(parsed.$origin).toBe('bind.example.');
     expect(Number(parsed.$ttl)).toBe(300);
-    expect(parsed.soa).toMatchObject({ name: '@', mname: 'ns1.cloud.example.', rname: 'admin.bind.example.', refresh: 14400, retry: 14400, expire: 1209600, minimum: 300 });
+    expect(parsed.soa).toMatchObject({ name: '@', mname: 'ns1.cloud.example.', rname: 'dns\\.admin.bind.example.', refresh: 14400, retry: 14400, expire: 1209600, minimum: 300 });
     expect(parsed.ns.map((r: any) => [r.name, r.host])).toEqual([['@', 'ns1.cloud.example.'], ['@', 'ns2.cloud.example.'], ['sub', 'ns.other.example.']]);
     expect(parsed.a).toEqual([{ name: 'www', ip: '192.0.2.10' }]);
     expect(parsed.aaaa).toEqual([{ name: 'www', ttl: 3600, ip: '2001:db8::10' }]);
     expect(parsed.mx).toEqual([{ name: 'shop', preference: 10, host: 'mx1.bind.example.' }]);
     expect(parsed.cname).toEqual([{ name: 'blog', alias: 'www.bind.example.' }]);
-    expect(parsed.txt.map((r: any) => [r.name, r.txt])).toEqual([['_dmarc', '"v=DMARC1; p=reject \\"quoted\\""']]);
+    // A text longer than 255 bytes is written as several strings of at most 255.
+    expect(parsed.txt.map((r: any) => [r.name, r.txt])).toEqual([['_dmarc', '"v=DMARC1; p=reject \\"quoted\\""'], ['long', `"${longText.slice(0, 255)}" "${longText.slice(255)}"`]]);
     expect(parsed.srv).toEqual([{ name: '_sip._tcp', priority: 10, weight: 5, port: 5060, target: 'sip.bind.example.' }]);
     expect(parsed.caa).toEqual([{ name: '@', flags: 0, tag: 'issue', value: '"ca.example"' }]);
     expect(parsed.ptr).toEqual([{ name: '10', fullname: '10.bind.example.', host: 'www.bind.example.' }]);

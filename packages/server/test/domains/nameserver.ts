@@ -29,6 +29,9 @@ export function zoneRecords(zone: string): { soa: Answer; records: Answer[] } {
     { type: 'SRV', name: `_sip._tcp.${zone}`, ttl: 3600, class: 'IN', data: { priority: 10, weight: 5, port: 5060, target: `sip.${zone}` } },
     { type: 'CAA', name: zone, ttl: 86400, class: 'IN', data: { flags: 0, tag: 'issue', value: 'ca.example' } },
     { type: 'NS', name: `sub.${zone}`, ttl: 86400, class: 'IN', data: `ns.other.example` },
+    // Outside the zone: a transfer ignores it (RFC 5936 3.3). HINFO: a type the service does not host.
+    { type: 'A', name: 'stray.other.example', ttl: 300, class: 'IN', data: '192.0.2.99' },
+    { type: 'HINFO', name: `www.${zone}`, ttl: 300, class: 'IN', data: { cpu: 'x86', os: 'linux' } },
   ];
   return { soa, records };
 }

@@ -24,14 +24,16 @@ export function mailboxEmail(rname: string): string {
 
 const CAA_TAGS = new Set(['issue', 'issuewild', 'iodef']);
 
-function relativeName(name: string, zone: string): string {
+/** The owner name relative to the zone; undefined for a name outside it (ignored, RFC 5936 3.3). */
+function relativeName(name: string, zone: string): string | undefined {
   const lower = name.toLowerCase();
   if (lower === zone) return '';
-  return lower.endsWith(`.${zone}`) ? name.slice(0, -(zone.length + 1)) : name;
+  return lower.endsWith(`.${zone}`) ? name.slice(0, -(zone.length + 1)) : undefined;
 }
 
 function toInput(answer: Answer, zone: string): RecordInput | null {
   const name = relativeName(answer.name, zone);
+  if (name === undefined) return null;
   const ttl_sec = roundRecordTtl((answer as { ttl?: number }).ttl ?? 0);
   switch (answer.type) {
     case 'A':

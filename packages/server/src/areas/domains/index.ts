@@ -9,7 +9,7 @@ import type { TaggableKind } from '../../core/services.js';
 import { forUpdate } from '../../core/store/db.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
-import { setTags, untagObject } from '../../core/tagging.js';
+import { setTags, tagLabels, untagObject } from '../../core/tagging.js';
 import { axfrPort, transferZone, TransferError } from './axfr.js';
 import { importedZone } from './import.js';
 import { migrations } from './migrations.js';
@@ -220,7 +220,7 @@ export default defineArea({
         const source = await lockDomain(trx, sourceId);
         const { id: _id, zone_serial: _serial, zone_file: _zone, created: _created, updated: _updated, tags, ...settings } = source;
         const records = (await recordsOf(trx, sourceId)).map(({ id: _r, domain_id: _d, created: _c, updated: _u, ...values }) => values);
-        return insertDomain(trx, ctx, { ...settings, domain }, tags ? (await toDomains(trx, [source]))[0]!.tags : [], records);
+        return insertDomain(trx, ctx, { ...settings, domain }, tagLabels(tags ?? null), records);
       });
       return shown(ctx.db, await domainOrNotFound(ctx.db, id));
     },
