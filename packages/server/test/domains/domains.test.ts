@@ -13,7 +13,7 @@ const previousAxfrPort = process.env.AXFR_PORT;
 
 beforeAll(async () => {
   t = await startTestServer({ name: 'domains' });
-  ns = await startNameServer(['legacy.example', 'second.example']);
+  ns = await startNameServer(['legacy.example', 'second.example', 'third.example']);
   // The server's zone transfers go to this port (the server reads AXFR_PORT at each import).
   process.env.AXFR_PORT = String(ns.port);
 });
@@ -197,10 +197,15 @@ describe('domains', () => {
     ]);
     expect(records.find((r: any) => r.type === 'SRV')).toMatchObject({ service: '_sip', protocol: '_tcp', priority: 10, weight: 5, port: 5060 });
     expect(records.find((r: any) => r.type === 'MX').priority).toBe(10);
-    // Importing it again: the name is hosted already.
-    const again = await api().post('/domains/import', { domain: 'legacy.example', remote_nameserver: 'localhost' });
+    // Importing it again: the name is hosted already (and no transfer is made for it).
+    const again = await api().post('/domains/import', { domain: 'legacy.example', remote_nameserver: '127.0.0.1' });
     expect(again.status).toBe(400);
     expect(fieldsOf(again)).toEqual(['domain']);
+    expect(ns.transfers).toBe(before + 1);
+    // A host name is resolved (here by the system's resolver).
+    const byName = await api().post('/domains/import', { domain: 'second.example', remote_nameserver: 'localhost' });
+    expect(byName.status, byName.text).toBe(200);
+    expect(byName.body.soa_email).toBe('host.master@second.example');
   });
 
   it('import fails with 400 naming remote_nameserver when the transfer is refused or impossible, and writes nothing', async () => {
@@ -208,12 +213,12 @@ describe('domains', () => {
     expect(refused.status).toBe(400);
     expect(fieldsOf(refused)).toEqual(['remote_nameserver']);
     expect(refused.body.errors[0].reason).toMatch(/REFUSED/);
-    const unknownHost = await api().post('/domains/import', { domain: 'second.example', remote_nameserver: 'no-such-host.invalid' });
+    const unknownHost = await api().post('/domains/import', { domain: 'third.example', remote_nameserver: 'no-such-host.invalid' });
     expect(unknownHost.status).toBe(400);
     expect(fieldsOf(unknownHost)).toEqual(['remote_nameserver']);
     const all = (await api().get('/domains')).body.data.map((d: any) => d.domain);
     expect(all).not.toContain('not-served.example');
-    expect(all).not.toContain('second.example');
+    expect(all).not.toContain('third.example');
   });
 
   it('tags on domains: a domain is a taggable object (POST /tags with domains, GET /tags/{label})', async () => {

@@ -53,6 +53,7 @@ async function render(trx: Trx, id: number, now: number): Promise<void> {
   await trx.updateTable('domains').set({ zone_serial: serial, zone_file: JSON.stringify(lines) }).where('id', '=', id).execute();
 }
 
+const hostedAlready = (domain: string) => badRequest(`The domain ${domain} is already hosted on the platform`, 'domain');
 const UNIQUE_VIOLATION = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
 const isUniqueViolation = (error: unknown) => UNIQUE_VIOLATION.has((error as { code?: string }).code ?? '');
 
@@ -61,7 +62,7 @@ async function writeUniqueDomain<T>(ctx: HandlerContext, domain: string, work: (
   try {
     return await ctx.write(work);
   } catch (error) {
-    if (isUniqueViolation(error)) throw badRequest(`The domain ${domain} is already hosted on the platform`, 'domain');
+    if (isUniqueViolation(error)) throw hostedAlready(domain);
     throw error;
   }
 }
@@ -154,6 +155,8 @@ export default defineArea({
     importDomain: async (ctx) => {
       const domain = ctx.body.domain.toLowerCase();
       const nameserver = ctx.body.remote_nameserver;
+      // Spares a transfer for a name already hosted; the unique index still decides.
+      if (await ctx.db.selectFrom('domains').select('id').where('domain', '=', domain).executeTakeFirst()) throw hostedAlready(domain);
       let zone;
       try {
         zone = importedZone(await transferZone(nameserver, axfrPort(), domain), domain, nameserver);
