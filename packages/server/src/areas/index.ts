@@ -13,7 +13,7 @@ export { default as balancers } from './balancers/index.js';
 
 // compute (part 3): replace this line with its export line
 
-// domains (part 2): replace this line with its export line
+export { default as domains } from './domains/index.js';
 
 // managed (part 2): replace this line with its export line
 

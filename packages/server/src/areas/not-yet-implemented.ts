@@ -3,21 +3,6 @@
 // bundle tags no area implements. When you build an area, delete its block here (keep the blank
 // lines between blocks, so that areas built in parallel merge cleanly).
 export const NOT_YET_IMPLEMENTED: Record<string, string> = {
-  // Domains (part 2)
-  listDomains: 'Domains',
-  createDomain: 'Domains',
-  importDomain: 'Domains',
-  getDomain: 'Domains',
-  updateDomain: 'Domains',
-  deleteDomain: 'Domains',
-  cloneDomain: 'Domains',
-  listDomainRecords: 'Domains',
-  createDomainRecord: 'Domains',
-  getDomainRecord: 'Domains',
-  updateDomainRecord: 'Domains',
-  deleteDomainRecord: 'Domains',
-  getDomainZoneFile: 'Domains',
-
   // Support (part 2)
   listSupportTickets: 'Support',
   openSupportTicket: 'Support',

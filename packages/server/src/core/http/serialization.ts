@@ -6,6 +6,19 @@ import { pointerGet, viewDocument } from '@cloudapi/spec/schema-views';
 
 const VIEW_ID = 'cloudapi-response-view';
 
+/**
+ * Keywords that only constrain values (`if`/`then`/`else`, `not`). fast-json-stringify cannot
+ * merge some conditional branches (a field nullable in one branch and a string in another: the
+ * DomainRecord response); such a schema is compiled without them, which writes the same fields.
+ */
+const CONDITIONAL_KEYWORDS = new Set(['if', 'then', 'else', 'not']);
+
+function withoutConditionals(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutConditionals);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !CONDITIONAL_KEYWORDS.has(key)).map(([key, sub]) => [key, withoutConditionals(sub)]));
+}
+
 export type Serializer = (value: unknown) => string;
 
 export class ResponseSerialization {
@@ -28,12 +41,22 @@ export class ResponseSerialization {
     if (!serializer) {
       let compiled: Serializer | undefined;
       serializer = (value) => {
-        compiled ??= fastJson(this.standalone(pointer), { schema: { [VIEW_ID]: this.view }, ajv: { strict: false, logger: false } } as any) as unknown as Serializer;
+        compiled ??= this.compile(pointer);
         return compiled(value);
       };
       this.cache.set(pointer, serializer);
     }
     return serializer;
+  }
+
+  private compile(pointer: string): Serializer {
+    const build = (root: unknown, view: unknown) => fastJson(root as object, { schema: { [VIEW_ID]: view }, ajv: { strict: false, logger: false } } as any) as unknown as Serializer;
+    try {
+      return build(this.standalone(pointer), this.view);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'JSON_SCHEMA_MERGE_ERROR') throw error;
+      return build(withoutConditionals(this.standalone(pointer)), withoutConditionals(this.view));
+    }
   }
 
   // The schema at `pointer` as a root schema of its own: its `#/…` references now point into the

@@ -175,7 +175,7 @@ function fieldsOf(error: ErrorObject, data: unknown): string[] {
   }
 }
 
-function describeErrors(errors: ErrorObject[], data: unknown, where: 'path' | 'query' | 'body'): ErrorDetail[] {
+export function describeErrors(errors: ErrorObject[], data: unknown, where: 'path' | 'query' | 'body'): ErrorDetail[] {
   // `if` only says which branch failed; the branch's own errors say what is wrong.
   const meaningful = errors.length > 1 ? errors.filter((e) => e.keyword !== 'if') : errors;
   const seen = new Set<string>();
