@@ -18,36 +18,6 @@ export const NOT_YET_IMPLEMENTED: Record<string, string> = {
   deleteDomainRecord: 'Domains',
   getDomainZoneFile: 'Domains',
 
-  // Support (part 2)
-  listSupportTickets: 'Support',
-  openSupportTicket: 'Support',
-  getSupportTicket: 'Support',
-  uploadTicketAttachment: 'Support',
-  closeSupportTicket: 'Support',
-  listTicketReplies: 'Support',
-  createTicketReply: 'Support',
-
-  // Managed (part 2)
-  listManagedComputeSettings: 'Managed',
-  getManagedComputeSettings: 'Managed',
-  updateManagedComputeSettings: 'Managed',
-  listManagedContacts: 'Managed',
-  createManagedContact: 'Managed',
-  getManagedContact: 'Managed',
-  updateManagedContact: 'Managed',
-  deleteManagedContact: 'Managed',
-  listManagedCredentials: 'Managed',
-  createManagedCredential: 'Managed',
-  getManagedSshKey: 'Managed',
-  getManagedCredential: 'Managed',
-  updateManagedCredential: 'Managed',
-  deleteManagedCredential: 'Managed',
-  setManagedCredentialSecret: 'Managed',
-  listManagedIssues: 'Managed',
-  getManagedIssue: 'Managed',
-  listManagedServices: 'Managed',
-  createManagedService: 'Managed',
-
   // Balancers (part 2)
   listBalancers: 'Balancers',
   createBalancer: 'Balancers',
