@@ -1,0 +1,47 @@
+// Managed rules that two processes on one PostgreSQL could race: the unique credential label
+// (create and rename), and the account's one SSH key made on first read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+
+const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
+let pair: Awaited<ReturnType<typeof spawnServersOnOnePostgres>> | undefined;
+let a: string;
+let b: string;
+
+beforeAll(async () => {
+  pair = await spawnServersOnOnePostgres('managed-races');
+  [a, b] = pair.urls as [string, string];
+});
+afterAll(() => pair?.stop());
+
+const send = (base: string, method: string, path: string, body?: unknown) => fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+
+describe('managed races on two processes', () => {
+  it('the same credential label created on both at once: exactly one wins', async () => {
+    for (let round = 0; round < 5; round++) {
+      const label = `race-${round}`;
+      const answers = await Promise.all([a, b].map((base) => send(base, 'POST', '/managed/credentials', { label, password: 'p' })));
+      expect(answers.map((r) => r.status).sort(), label).toEqual([200, 400]);
+      const loser = await answers.find((r) => r.status === 400)!.json();
+      expect(loser.errors[0]).toMatchObject({ field: 'label' });
+    }
+  });
+
+  it('two credentials renamed to the same label on both at once: exactly one wins', async () => {
+    for (let round = 0; round < 5; round++) {
+      const ids = await Promise.all([`x-${round}`, `y-${round}`].map(async (label) => (await (await send(a, 'POST', '/managed/credentials', { label, password: 'p' })).json()).id));
+      const label = `renamed-${round}`;
+      const answers = await Promise.all([a, b].map((base, i) => send(base, 'PUT', `/managed/credentials/${ids[i]}`, { label })));
+      expect(answers.map((r) => r.status).sort(), label).toEqual([200, 400]);
+      expect((await answers.find((r) => r.status === 400)!.json()).errors[0]).toMatchObject({ field: 'label' });
+    }
+  });
+
+  it('the SSH key read first on both at once: both get the one key', async () => {
+    const answers = await Promise.all([a, b].map((base) => send(base, 'GET', '/managed/credentials/sshkey')));
+    const keys = await Promise.all(answers.map((r) => r.json()));
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    expect(keys[0].ssh_key).toMatch(/^ssh-ed25519 /);
+    expect(keys[1]).toEqual(keys[0]);
+  });
+});
