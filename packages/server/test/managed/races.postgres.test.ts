@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
 
+const json = async (answer: Response): Promise<any> => answer.json();
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
 let pair: Awaited<ReturnType<typeof spawnServersOnOnePostgres>> | undefined;
 let a: string;
@@ -22,24 +23,24 @@ describe('managed races on two processes', () => {
       const label = `race-${round}`;
       const answers = await Promise.all([a, b].map((base) => send(base, 'POST', '/managed/credentials', { label, password: 'p' })));
       expect(answers.map((r) => r.status).sort(), label).toEqual([200, 400]);
-      const loser = await answers.find((r) => r.status === 400)!.json();
+      const loser = await json(answers.find((r) => r.status === 400)!);
       expect(loser.errors[0]).toMatchObject({ field: 'label' });
     }
   });
 
   it('two credentials renamed to the same label on both at once: exactly one wins', async () => {
     for (let round = 0; round < 5; round++) {
-      const ids = await Promise.all([`x-${round}`, `y-${round}`].map(async (label) => (await (await send(a, 'POST', '/managed/credentials', { label, password: 'p' })).json()).id));
+      const ids = await Promise.all([`x-${round}`, `y-${round}`].map(async (label) => (await json(await send(a, 'POST', '/managed/credentials', { label, password: 'p' }))).id));
       const label = `renamed-${round}`;
       const answers = await Promise.all([a, b].map((base, i) => send(base, 'PUT', `/managed/credentials/${ids[i]}`, { label })));
       expect(answers.map((r) => r.status).sort(), label).toEqual([200, 400]);
-      expect((await answers.find((r) => r.status === 400)!.json()).errors[0]).toMatchObject({ field: 'label' });
+      expect((await json(answers.find((r) => r.status === 400)!)).errors[0]).toMatchObject({ field: 'label' });
     }
   });
 
   it('the SSH key read first on both at once: both get the one key', async () => {
     const answers = await Promise.all([a, b].map((base) => send(base, 'GET', '/managed/credentials/sshkey')));
-    const keys = await Promise.all(answers.map((r) => r.json()));
+    const keys = await Promise.all(answers.map(json));
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
     expect(keys[0].ssh_key).toMatch(/^ssh-ed25519 /);
     expect(keys[1]).toEqual(keys[0]);
