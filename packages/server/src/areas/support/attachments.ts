@@ -41,6 +41,9 @@ export function registerAttachmentParser(app: FastifyInstance): void {
       return;
     }
     const body: Record<string, string> = {};
+    // The body is complete once busboy has closed and the file's stream has ended.
+    let parsed = false;
+    let fileOpen = false;
     let finished = false;
     const finish = (error: Error | null) => {
       if (finished) return;
@@ -55,17 +58,23 @@ export function registerAttachmentParser(app: FastifyInstance): void {
         return;
       }
       const chunks: Buffer[] = [];
+      fileOpen = true;
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => finish(tooLarge()));
       stream.on('end', () => {
         if (!stream.truncated) uploads.set(request, Buffer.concat(chunks));
+        fileOpen = false;
+        if (parsed) finish(null);
       });
     });
     parser.on('field', (name, value) => { body[name] = value; });
     parser.on('filesLimit', () => finish(badRequest('Send one file, in the part named file', 'file')));
     parser.on('partsLimit', () => finish(badRequest('The multipart body has too many parts: send one file, in the part named file')));
     parser.on('error', (error: Error) => finish(badRequest(`The multipart body cannot be read: ${error.message}`)));
-    parser.on('close', () => finish(null));
+    parser.on('close', () => {
+      parsed = true;
+      if (!fileOpen) finish(null);
+    });
     payload.pipe(parser);
   });
 }
