@@ -107,6 +107,15 @@ describe('support tickets', () => {
     }
   });
 
+  it('a ticket can only be about an object the user may read', async () => {
+    const others = await ok(full().post('/volumes', { label: 'not-theirs', region: 'us-east' }));
+    const refused = await t.as('restricted').post('/support/tickets', { summary: 'x', description: 'y', volume_id: others.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].reason).toMatch(new RegExp(`volume ${others.id}`));
+    const own = await ok(t.as('adder').post('/volumes', { label: 'theirs', region: 'us-east' }));
+    expect((await ok(t.as('adder').post('/support/tickets', { summary: 'x', description: 'y', volume_id: own.id }))).entity.id).toBe(own.id);
+  });
+
   it('a kubecluster or metrics client id is taken as given: no operation of this API serves them', async () => {
     expect((await open({ kubecluster_id: 77 })).entity).toEqual({ id: 77, label: 'kubecluster 77', type: 'kubecluster', url: '/v4/kubecluster/clusters/77' });
     expect((await open({ metrics_client_id: 8 })).entity).toMatchObject({ id: 8, type: 'metrics_client' });
