@@ -2,7 +2,6 @@
 // `open`; the user closes an `open` one), replies and attachments. A closed ticket stays closed:
 // it still takes replies and attachments (the conversation stays on record; nothing reopens it),
 // but not a second close.
-import { sql } from 'kysely';
 import { defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { inState, settle, transition } from '../../core/clock.js';
@@ -12,7 +11,7 @@ import { paginate } from '../../core/store/pagination.js';
 import { recordManagedIssue } from '../managed/store.js';
 import { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension, registerAttachmentParser, uploadedFile } from './attachments.js';
 import { ticketEntity } from './entities.js';
-import { migrations } from './migrations.js';
+import { migrations, OPEN_FIRST } from './migrations.js';
 import { avatarOf, toReply, toTickets } from './store.js';
 import type { SupportTicket, TicketRow } from './store.js';
 
@@ -45,7 +44,7 @@ export default defineArea({
     // Open tickets (`new` and `open`) first, then closed ones; newest first within each.
     listSupportTickets: async (ctx) => paginate(
       ctx.db.selectFrom('support_tickets').selectAll()
-        .orderBy(sql`case when status = 'closed' then 1 else 0 end`).orderBy('id', 'desc'),
+        .orderBy(OPEN_FIRST).orderBy('id', 'desc'),
       ctx.query,
       (rows) => toTickets(ctx.db, rows, ctx.clock.now()),
     ),

@@ -3,10 +3,13 @@
 // server process on one PostgreSQL has them.
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../../core/store/db.js';
-import { valueIn, withIdColumn, withStateColumns } from '../../core/store/migration-kit.js';
+import { sql, valueIn, withIdColumn, withStateColumns } from '../../core/store/migration-kit.js';
 import type { Migrations } from '../../core/store/migrations.js';
 
 export const TICKET_STATUSES = ['new', 'open', 'closed'] as const;
+
+/** The list's first sort key: 0 for an open ticket (`new`, `open`), 1 for a closed one. */
+export const OPEN_FIRST = sql`(case when status = 'closed' then 1 else 0 end)`;
 
 export const migrations: Migrations = {
   '202611231940_support_create_tables': {
@@ -29,6 +32,8 @@ export const migrations: Migrations = {
         .addColumn('region', 'text')
         .addCheckConstraint('support_tickets_status', valueIn('status', TICKET_STATUSES))
         .execute();
+      // The list's order (open first, newest first), so that a page is read from the index.
+      await db.schema.createIndex('support_tickets_open_first').on('support_tickets').expression(sql`${OPEN_FIRST}, id desc`).execute();
 
       await withIdColumn(db, db.schema.createTable('ticket_replies'))
         .addColumn('ticket_id', 'integer', (c) => c.notNull())
