@@ -172,6 +172,8 @@ describe('support attachments', () => {
     const big = await upload(full(), ticket.id, 'big.txt', Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, 0x61));
     expect(big.status).toBe(413);
     expect(big.body.errors[0]).toMatchObject({ field: 'file', reason: expect.stringMatching(String(MAX_ATTACHMENT_BYTES)) });
+    const announced = await upload(full(), ticket.id, 'bigger.txt', Buffer.alloc(MAX_ATTACHMENT_BYTES + 256 * 1024, 0x61));
+    expect(announced.status).toBe(413);
     expect((await upload(full(), ticket.id, 'fits.txt', Buffer.alloc(MAX_ATTACHMENT_BYTES, 0x61))).status).toBe(200);
     expect((await ok(full().get(`/support/tickets/${ticket.id}`))).attachments).toEqual(['fits.txt']);
   });
