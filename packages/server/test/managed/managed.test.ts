@@ -110,7 +110,7 @@ describe('managed credentials', () => {
 });
 
 describe('managed SSH key', () => {
-  it('the account has one SSH public key, an Ed25519 key in authorized_keys form, the same on every read', async () => {
+  it('the account has one SSH public key, an Ed25519 key in authorized_keys form, the same on every read and after a restart', async () => {
     const first = await ok(full().get('/managed/credentials/sshkey'));
     const [type, blob] = first.ssh_key.split(' ');
     expect(type).toBe('ssh-ed25519');
@@ -121,6 +121,8 @@ describe('managed SSH key', () => {
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: bytes.subarray(19).toString('base64url') }, format: 'jwk' });
     expect(key.asymmetricKeyType).toBe('ed25519');
     expect(await ok(t.as('readOnly').get('/managed/credentials/sshkey'))).toEqual(first);
+    await t.restart();
+    expect(await ok(full().get('/managed/credentials/sshkey'))).toEqual(first);
   });
 });
 
