@@ -15,8 +15,8 @@ export { default as balancers } from './balancers/index.js';
 
 export { default as domains } from './domains/index.js';
 
-// managed (part 2): replace this line with its export line
+export { default as managed } from './managed/index.js';
 
 // object-storage (part 2): replace this line with its export line
 
-// support (part 2): replace this line with its export line
+export { default as support } from './support/index.js';

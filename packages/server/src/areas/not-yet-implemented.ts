@@ -3,35 +3,6 @@
 // bundle tags no area implements. When you build an area, delete its block here (keep the blank
 // lines between blocks, so that areas built in parallel merge cleanly).
 export const NOT_YET_IMPLEMENTED: Record<string, string> = {
-  // Support (part 2)
-  listSupportTickets: 'Support',
-  openSupportTicket: 'Support',
-  getSupportTicket: 'Support',
-  uploadTicketAttachment: 'Support',
-  closeSupportTicket: 'Support',
-  listTicketReplies: 'Support',
-  createTicketReply: 'Support',
-
-  // Managed (part 2)
-  listManagedComputeSettings: 'Managed',
-  getManagedComputeSettings: 'Managed',
-  updateManagedComputeSettings: 'Managed',
-  listManagedContacts: 'Managed',
-  createManagedContact: 'Managed',
-  getManagedContact: 'Managed',
-  updateManagedContact: 'Managed',
-  deleteManagedContact: 'Managed',
-  listManagedCredentials: 'Managed',
-  createManagedCredential: 'Managed',
-  getManagedSshKey: 'Managed',
-  getManagedCredential: 'Managed',
-  updateManagedCredential: 'Managed',
-  deleteManagedCredential: 'Managed',
-  setManagedCredentialSecret: 'Managed',
-  listManagedIssues: 'Managed',
-  getManagedIssue: 'Managed',
-  listManagedServices: 'Managed',
-  createManagedService: 'Managed',
 
   // Object Storage (part 2)
   listBuckets: 'Object Storage',

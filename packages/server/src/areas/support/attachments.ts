@@ -1,0 +1,85 @@
+// Ticket attachments arrive as `multipart/form-data` with the file in the part named `file`.
+// busboy parses the body as it streams in; the file's bytes are kept aside for the handler (the
+// validated body holds only the file name, so the schema and the store's checks see a string),
+// and a file over MAX_ATTACHMENT_BYTES stops the upload with a 413.
+import busboy from 'busboy';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, badRequest } from '../../core/errors.js';
+
+/** The largest attachment kept: 5 MiB (the requirements leave request sizes open). */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+/** The requirements' accepted extensions, compared without regard to case. */
+export const ACCEPTED_EXTENSIONS = ['.gif', '.jpg', '.jpeg', '.pjpg', '.pjpeg', '.tif', '.tiff', '.png', '.pdf', '.txt'];
+/** Room for the part headers and boundaries around a file of the largest size. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+const ATTACHMENT_ROUTE = '/support/tickets/:ticketId/attachments';
+
+const uploads = new WeakMap<FastifyRequest, Buffer>();
+
+/** The bytes of the `file` part of this request, once its body is parsed. */
+export const uploadedFile = (request: FastifyRequest): Buffer | undefined => uploads.get(request);
+
+const tooLarge = () => new ApiError(413, [{ field: 'file', reason: `An attachment may be at most ${MAX_ATTACHMENT_BYTES} bytes` }], { connection: 'close' });
+
+/** Registers the multipart parser; only the attachment route takes multipart bodies. */
+export function registerAttachmentParser(app: FastifyInstance): void {
+  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+    if (!request.routeOptions.url?.endsWith(ATTACHMENT_ROUTE)) {
+      done(new ApiError(415, [{ reason: 'Content-Type multipart/form-data is not accepted here: send application/json' }]), undefined);
+      return;
+    }
+    if (Number(request.headers['content-length'] ?? 0) > MAX_ATTACHMENT_BYTES + MULTIPART_OVERHEAD) {
+      done(tooLarge(), undefined);
+      return;
+    }
+    let parser: busboy.Busboy;
+    try {
+      // busboy signals the limit on reaching it: one byte more than a file may have.
+      parser = busboy({ headers: request.headers, limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: 1, fields: 20, parts: 21 } });
+    } catch (error) {
+      done(badRequest(`The multipart body cannot be read: ${(error as Error).message}`), undefined);
+      return;
+    }
+    const body: Record<string, string> = {};
+    // The body is complete once busboy has closed and the file's stream has ended.
+    let parsed = false;
+    let fileOpen = false;
+    let finished = false;
+    const finish = (error: Error | null) => {
+      if (finished) return;
+      finished = true;
+      if (error) payload.unpipe(parser);
+      done(error, error ? undefined : body);
+    };
+    parser.on('file', (name, stream, info) => {
+      body[name] = info.filename ?? '';
+      if (name !== 'file') {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      fileOpen = true;
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => finish(tooLarge()));
+      stream.on('end', () => {
+        if (!stream.truncated) uploads.set(request, Buffer.concat(chunks));
+        fileOpen = false;
+        if (parsed) finish(null);
+      });
+    });
+    parser.on('field', (name, value) => { body[name] = value; });
+    parser.on('filesLimit', () => finish(badRequest('Send one file, in the part named file', 'file')));
+    parser.on('partsLimit', () => finish(badRequest('The multipart body has too many parts: send one file, in the part named file')));
+    parser.on('error', (error: Error) => finish(badRequest(`The multipart body cannot be read: ${error.message}`)));
+    parser.on('close', () => {
+      parsed = true;
+      if (!fileOpen) finish(null);
+    });
+    payload.pipe(parser);
+  });
+}
+
+/** The file name without any directory part a client put in it. */
+export const baseName = (fileName: string) => fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+
+export const hasAcceptedExtension = (fileName: string) => ACCEPTED_EXTENSIONS.some((ext) => fileName.toLowerCase().endsWith(ext));
