@@ -17,6 +17,6 @@ export { default as volumes } from './volumes/index.js';
 
 // managed (part 2): replace this line with its export line
 
-// object-storage (part 2): replace this line with its export line
+export { default as objectStorage } from './object-storage/index.js';
 
 // support (part 2): replace this line with its export line
