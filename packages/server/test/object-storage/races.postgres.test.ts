@@ -20,6 +20,7 @@ afterAll(() => pair?.stop());
 const send = (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 const createBucket = (base: string, headers: Record<string, string>, label: string) => send(base, 'POST', '/object-storage/buckets', headers, { label, cluster: 'us-east-1' });
+const json = async (answer: Response | Promise<Response>): Promise<any> => (await answer).json();
 const ROUNDS = 8;
 
 describe('object storage races on one PostgreSQL', () => {
@@ -28,7 +29,7 @@ describe('object storage races on one PostgreSQL', () => {
       const label = `contested-${round}`;
       const answers = await Promise.all([createBucket(a, full, label), createBucket(b, other, label)]);
       expect(answers.map((r) => r.status).sort(), label).toEqual([200, 400]);
-      const loser = await answers.find((r) => r.status === 400)!.json();
+      const loser = await json(answers.find((r) => r.status === 400)!);
       expect(loser.errors[0]).toMatchObject({ field: 'label', reason: expect.stringMatching(/another owner/) });
     }
   });
@@ -38,10 +39,10 @@ describe('object storage races on one PostgreSQL', () => {
       const label = `twice-${round}`;
       const answers = await Promise.all([createBucket(a, full, label), createBucket(b, full, label)]);
       expect(answers.map((r) => r.status)).toEqual([200, 200]);
-      const [first, second] = await Promise.all(answers.map((r) => r.json()));
+      const [first, second] = await Promise.all(answers.map((r) => json(r)));
       expect(second).toEqual(first);
     }
-    const listed = await (await send(a, 'GET', '/object-storage/buckets/us-east-1', full)).json();
+    const listed = await json(send(a, 'GET', '/object-storage/buckets/us-east-1', full));
     expect(listed.data.filter((bucket: any) => bucket.label.startsWith('twice-'))).toHaveLength(ROUNDS);
   });
 
@@ -50,7 +51,7 @@ describe('object storage races on one PostgreSQL', () => {
       const label = `racing-${round}`;
       expect((await createBucket(a, full, label)).status).toBe(200);
       // A URL made by one process is good on the other: the signing secret is in the database.
-      const made = await (await send(a, 'POST', `/object-storage/buckets/us-east-1/${label}/object-url`, full, { name: 'late.txt', method: 'PUT', content_type: 'text/plain' })).json();
+      const made = await json(send(a, 'POST', `/object-storage/buckets/us-east-1/${label}/object-url`, full, { name: 'late.txt', method: 'PUT', content_type: 'text/plain' }));
       const url = made.url.replace(a.replace(/\/v4$/, ''), b.replace(/\/v4$/, ''));
       const [put, deleted] = await Promise.all([
         fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'x' }),
@@ -61,7 +62,7 @@ describe('object storage races on one PostgreSQL', () => {
       expect([[200, 400], [404, 200]], `${label}: put ${put.status}, delete ${deleted.status}`).toContainEqual([put.status, deleted.status]);
       const bucket = await send(b, 'GET', `/object-storage/buckets/us-east-1/${label}`, full);
       if (deleted.status === 200) expect(bucket.status).toBe(404);
-      else expect((await bucket.json()).objects).toBe(1);
+      else expect((await json(bucket)).objects).toBe(1);
     }
   });
 
