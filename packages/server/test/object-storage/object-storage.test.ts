@@ -144,7 +144,16 @@ describe('object storage', () => {
     expect(await response.text()).toBe('{"a":1}');
     const missing = await fetch(await objectUrl(full(), 'read-bucket', { name: 'notes/none.json' }));
     expect(missing.status).toBe(404);
-    expect((await missing.json()).errors[0].reason).toMatch(/does not exist/);
+    expect(((await missing.json()) as any).errors[0].reason).toMatch(/does not exist/);
+  });
+
+  it('an object above 16 MiB is refused with 413 and not stored', async () => {
+    await createBucket(full(), 'large-bucket');
+    const url = await objectUrl(full(), 'large-bucket', { name: 'huge.bin', method: 'PUT', content_type: 'application/octet-stream' });
+    const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.alloc(16 * 1024 * 1024 + 1) });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as any).errors[0].reason).toMatch(/at most 16777216 bytes/);
+    expect((await list('large-bucket')).body.data).toEqual([]);
   });
 
   it('content_type is required for PUT and POST URLs, and the request made with the URL must send it identical', async () => {
@@ -155,10 +164,10 @@ describe('object storage', () => {
       expect(answer.body.errors.map((e: any) => e.field)).toContain('content_type');
     }
     const url = await objectUrl(full(), 'type-bucket', { name: 'x.txt', method: 'PUT', content_type: 'text/plain' });
-    for (const headers of [{ 'content-type': 'text/html' }, { 'content-type': 'text/plain; charset=utf-8' }, {}]) {
+    for (const headers of [{ 'content-type': 'text/html' }, { 'content-type': 'text/plain; charset=utf-8' }, {}] as Record<string, string>[]) {
       const response = await fetch(url, { method: 'PUT', headers, body: 'hello' });
       expect(response.status).toBe(403);
-      expect((await response.json()).errors[0].reason).toMatch(/Content-Type text\/plain/);
+      expect(((await response.json()) as any).errors[0].reason).toMatch(/Content-Type text\/plain/);
     }
     expect((await list('type-bucket')).body.data).toEqual([]);
     expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(200);
@@ -200,7 +209,7 @@ describe('object storage', () => {
       const headers = { 'content-type': changed.includes('text%2Fhtml') ? 'text/html' : 'text/plain' };
       const response = await fetch(changed, { method: 'PUT', headers, body: 'overwritten' });
       expect(response.status, changed).toBe(403);
-      expect((await response.json()).errors[0].reason).toBeTruthy();
+      expect(((await response.json()) as any).errors[0].reason).toBeTruthy();
     }
     // Another method than the one signed.
     expect((await fetch(url, { method: 'DELETE' })).status).toBe(403);

@@ -88,13 +88,15 @@ async function verify(request: FastifyRequest<{ Params: Record<string, string> }
   return signed;
 }
 
+const tooLarge = () => new ApiError(413, [{ reason: `An object may be at most ${MAX_OBJECT_BYTES} bytes` }]);
+
 async function readBody(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
   if (!stream) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_OBJECT_BYTES) throw new ApiError(413, [{ reason: `An object may be at most ${MAX_OBJECT_BYTES} bytes` }]);
+    if (size > MAX_OBJECT_BYTES) throw tooLarge();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -134,6 +136,8 @@ export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Pro
           return reply.code(204).send();
         }
 
+        // A declared length above the limit is refused before a byte is read.
+        if (Number(request.headers['content-length'] ?? 0) > MAX_OBJECT_BYTES) throw tooLarge();
         const data = await readBody(request.body as NodeJS.ReadableStream | undefined);
         const etag = createHash('md5').update(data).digest('hex');
         const values = { size: data.length, etag, content_type: signed.contentType ?? 'application/octet-stream', owner: bucket.owner, last_modified: deps.clock.now(), data };
