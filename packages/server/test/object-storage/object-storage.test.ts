@@ -173,10 +173,20 @@ describe('object storage', () => {
     expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(200);
   });
 
+  it('a pre-signed URL needs the object name and the method', async () => {
+    await createBucket(full(), 'method-bucket');
+    const answer = await full().post(`${bucketPath('method-bucket')}/object-url`, { name: 'x' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors.map((e: any) => e.field)).toEqual(['method']);
+    const nameless = await full().post(`${bucketPath('method-bucket')}/object-url`, { method: 'GET' });
+    expect(nameless.body.errors.map((e: any) => e.field)).toEqual(['name']);
+    expect((await full().post(`${bucketPath('method-bucket')}/object-url`, { name: 'x', method: 'HEAD' })).body.errors.map((e: any) => e.field)).toContain('method');
+  });
+
   it('expires_in is 360..68400 seconds, 3600 by default', async () => {
     await createBucket(full(), 'expiry-bucket');
     for (const expires of [359, 68401]) {
-      const answer = await full().post(`${bucketPath('expiry-bucket')}/object-url`, { name: 'x', expires_in: expires });
+      const answer = await full().post(`${bucketPath('expiry-bucket')}/object-url`, { name: 'x', method: 'GET', expires_in: expires });
       expect(answer.status).toBe(400);
       expect(answer.body.errors[0].field).toBe('expires_in');
     }

@@ -7,9 +7,9 @@ import { canInstall } from '../support/postgres.js';
 
 export const CLUSTER = 'us-east-1';
 
-/** A pre-signed URL for `name` in `bucket`, made by the server. */
+/** A pre-signed URL for `name` in `bucket`, made by the server (a GET URL unless `method` says). */
 export async function objectUrl(api: Api, bucket: string, body: Record<string, unknown>, cluster = CLUSTER): Promise<string> {
-  const answer = await api.post(`/object-storage/buckets/${cluster}/${bucket}/object-url`, body);
+  const answer = await api.post(`/object-storage/buckets/${cluster}/${bucket}/object-url`, { method: 'GET', ...body });
   expect(answer.status, answer.text).toBe(200);
   return answer.body.url as string;
 }
