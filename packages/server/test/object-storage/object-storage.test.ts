@@ -142,6 +142,11 @@ describe('object storage', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.text()).toBe('{"a":1}');
+    // Any name, dot segments and URL characters included, is addressed exactly.
+    for (const name of ['notes/../a.json', 'a/./b', 'q?x=1#frag', '100%/ü €', 'a//b']) {
+      await putObject(full(), 'read-bucket', name, `is ${name}`);
+      expect(await (await fetch(await objectUrl(full(), 'read-bucket', { name }))).text()).toBe(`is ${name}`);
+    }
     const missing = await fetch(await objectUrl(full(), 'read-bucket', { name: 'notes/none.json' }));
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as any).errors[0].reason).toMatch(/does not exist/);
@@ -180,6 +185,7 @@ describe('object storage', () => {
     expect(answer.body.errors.map((e: any) => e.field)).toEqual(['method']);
     const nameless = await full().post(`${bucketPath('method-bucket')}/object-url`, { method: 'GET' });
     expect(nameless.body.errors.map((e: any) => e.field)).toEqual(['name']);
+    expect((await full().post(`${bucketPath('method-bucket')}/object-url`, { name: '..', method: 'GET' })).body.errors[0].field).toBe('name');
     expect((await full().post(`${bucketPath('method-bucket')}/object-url`, { name: 'x', method: 'HEAD' })).body.errors.map((e: any) => e.field)).toContain('method');
   });
 

@@ -144,6 +144,8 @@ export default defineArea({
     // The object need not exist (a PUT URL creates it). The URL is on this server (presigned.ts).
     createObjectUrl: async (ctx) => {
       const { name, method, content_type: contentType, expires_in: expiresIn = DEFAULT_EXPIRES_IN } = ctx.body;
+      // A URL path cannot hold the segments `.` and `..`: clients resolve them away.
+      if (name === '.' || name === '..') throw badRequest(`An object named ${name} cannot be addressed by a URL`, 'name');
       const bucket = await bucketOf(ctx, ctx.params);
       const signed = method === 'GET' || method === 'DELETE' ? undefined : contentType;
       const path = await presignedPath(ctx.db, ctx.clock, { method: method as UrlMethod, cluster: bucket.cluster, bucket: bucket.label, name, contentType: signed, expiresIn });

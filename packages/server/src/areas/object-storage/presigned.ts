@@ -1,7 +1,7 @@
 // Pre-signed URLs: `POST .../object-url` hands out a URL on this server, outside `/v4`, that
 // allows one method on one object until it expires, without a token:
 //
-//   {GET|PUT|POST|DELETE} /object-storage-urls/<cluster>/<bucket>/<name>?expires=<epoch s>[&content_type=<type>]&signature=<hex>
+//   {GET|PUT|POST|DELETE} /object-storage-urls/<cluster>/<bucket>/<name, escaped>?expires=<epoch s>[&content_type=<type>]&signature=<hex>
 //
 // The signature is an HMAC-SHA256, with a secret kept in the database, over the method, the
 // cluster, the bucket, the object name, the expiry and the content type; any change to the URL
@@ -48,8 +48,6 @@ function signature(secret: string, s: Signed): string {
   return createHmac('sha256', secret).update(JSON.stringify([s.method, s.cluster, s.bucket, s.name, s.expires, s.contentType ?? null])).digest('hex');
 }
 
-const encodeName = (name: string) => name.split('/').map(encodeURIComponent).join('/');
-
 /** The path and query of a URL allowing `method` on the object until `expiresIn` seconds from now. */
 export async function presignedPath(db: Db, clock: Clock, request: Omit<Signed, 'expires'> & { expiresIn: number }): Promise<string> {
   const expires = Math.floor(clock.now() / 1000) + request.expiresIn;
@@ -57,7 +55,9 @@ export async function presignedPath(db: Db, clock: Clock, request: Omit<Signed, 
   const query = new URLSearchParams({ expires: String(expires) });
   if (request.contentType !== undefined) query.set('content_type', request.contentType);
   query.set('signature', signature(await signingSecret(db), signed));
-  return `${OBJECT_URL_PATH}/${encodeURIComponent(request.cluster)}/${encodeURIComponent(request.bucket)}/${encodeName(request.name)}?${query}`;
+  // The name is one path segment (`/` escaped too): dot segments such as `a/../b` would be
+  // collapsed by clients before the request is sent, and the signature would no longer match.
+  return `${OBJECT_URL_PATH}/${encodeURIComponent(request.cluster)}/${encodeURIComponent(request.bucket)}/${encodeURIComponent(request.name)}?${query}`;
 }
 
 const REFUSED = 'The signature does not match: this URL was changed, or is used with another method than it was made for';
