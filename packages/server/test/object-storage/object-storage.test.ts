@@ -325,6 +325,16 @@ describe('object storage', () => {
     expect((await full().get('/object-storage/transfer')).body).toEqual({ used: before + 10000 });
   });
 
+  it('objects and pre-signed URLs survive a restart: the data and the signing secret are in the database', async () => {
+    await createBucket(full(), 'kept-bucket');
+    await putObject(full(), 'kept-bucket', 'kept.txt', 'still here');
+    const url = await objectUrl(full(), 'kept-bucket', { name: 'kept.txt' });
+    await t.restart();
+    const response = await fetch(url.replace(/^http:\/\/[^/]+/, t.url));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('still here');
+  });
+
   // Last: it removes everything.
   it('cancel removes all buckets and their contents irretrievably, of every user', async () => {
     await createBucket(full(), 'doomed-bucket');
