@@ -17,6 +17,6 @@ export { default as domains } from './domains/index.js';
 
 export { default as managed } from './managed/index.js';
 
-// object-storage (part 2): replace this line with its export line
+export { default as objectStorage } from './object-storage/index.js';
 
 export { default as support } from './support/index.js';

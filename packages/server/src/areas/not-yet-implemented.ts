@@ -4,31 +4,6 @@
 // lines between blocks, so that areas built in parallel merge cleanly).
 export const NOT_YET_IMPLEMENTED: Record<string, string> = {
 
-  // Object Storage (part 2)
-  listBuckets: 'Object Storage',
-  createBucket: 'Object Storage',
-  listClusterBuckets: 'Object Storage',
-  getBucket: 'Object Storage',
-  deleteBucket: 'Object Storage',
-  updateBucketAccess: 'Object Storage',
-  modifyBucketAccess: 'Object Storage',
-  getObjectAcl: 'Object Storage',
-  updateObjectAcl: 'Object Storage',
-  listBucketObjects: 'Object Storage',
-  createObjectUrl: 'Object Storage',
-  getBucketCertificate: 'Object Storage',
-  uploadBucketCertificate: 'Object Storage',
-  deleteBucketCertificate: 'Object Storage',
-  cancelObjectStorage: 'Object Storage',
-  listObjectStorageClusters: 'Object Storage',
-  getObjectStorageCluster: 'Object Storage',
-  listAccessKeys: 'Object Storage',
-  createAccessKey: 'Object Storage',
-  getAccessKey: 'Object Storage',
-  updateAccessKey: 'Object Storage',
-  deleteAccessKey: 'Object Storage',
-  getObjectStorageTransfer: 'Object Storage',
-
   // Compute (part 3)
   listComputeInstances: 'Compute',
   createComputeInstance: 'Compute',

@@ -1,0 +1,162 @@
+// Pre-signed URLs: `POST .../object-url` hands out a URL on this server, outside `/v4`, that
+// allows one method on one object until it expires, without a token:
+//
+//   {GET|PUT|POST|DELETE} /object-storage-urls/<cluster>/<bucket>/<name, escaped>?expires=<epoch s>[&content_type=<type>]&signature=<hex>
+//
+// The signature is an HMAC-SHA256, with a secret kept in the database, over the method, the
+// cluster, the bucket, the object name, the expiry and the content type; any change to the URL
+// or another method fails it (403). Expiry is checked against the server's clock. A URL made with
+// a content type must be used with exactly that `Content-Type` (403 otherwise). PUT and POST
+// write the body as the object (creating or replacing it), GET reads it, DELETE removes it.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AreaDeps } from '../../core/area.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError, forbidden, notFound } from '../../core/errors.js';
+import type { Db, Trx } from '../../core/store/db.js';
+
+export const OBJECT_URL_PATH = '/object-storage-urls';
+/** The largest object a pre-signed URL takes (objects live in the database). */
+export const MAX_OBJECT_BYTES = 16 * 1024 * 1024;
+
+export type UrlMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+interface Signed {
+  method: string;
+  cluster: string;
+  bucket: string;
+  name: string;
+  expires: number;
+  contentType?: string;
+}
+
+const secrets = new WeakMap<object, string>();
+
+/** The signing secret of this database (made by the migration), read once per store. */
+async function signingSecret(db: Db | Trx): Promise<string> {
+  let secret = secrets.get(db);
+  if (secret === undefined) {
+    const row = await db.selectFrom('object_storage_secrets').select('value').where('name', '=', 'url_signing').executeTakeFirstOrThrow();
+    secret = row.value;
+    secrets.set(db, secret);
+  }
+  return secret;
+}
+
+function signature(secret: string, s: Signed): string {
+  // Fields joined by a newline, which none may hold unescaped: JSON keeps them apart.
+  return createHmac('sha256', secret).update(JSON.stringify([s.method, s.cluster, s.bucket, s.name, s.expires, s.contentType ?? null])).digest('hex');
+}
+
+/** The path and query of a URL allowing `method` on the object until `expiresIn` seconds from now. */
+export async function presignedPath(db: Db, clock: Clock, request: Omit<Signed, 'expires'> & { expiresIn: number }): Promise<string> {
+  const expires = Math.floor(clock.now() / 1000) + request.expiresIn;
+  const signed: Signed = { method: request.method, cluster: request.cluster, bucket: request.bucket, name: request.name, expires, contentType: request.contentType };
+  const query = new URLSearchParams({ expires: String(expires) });
+  if (request.contentType !== undefined) query.set('content_type', request.contentType);
+  query.set('signature', signature(await signingSecret(db), signed));
+  // The name is one path segment (`/` escaped too): dot segments such as `a/../b` would be
+  // collapsed by clients before the request is sent, and the signature would no longer match.
+  return `${OBJECT_URL_PATH}/${encodeURIComponent(request.cluster)}/${encodeURIComponent(request.bucket)}/${encodeURIComponent(request.name)}?${query}`;
+}
+
+const REFUSED = 'The signature does not match: this URL was changed, or is used with another method than it was made for';
+
+/** Checks signature, expiry and content type; answers what was signed. */
+async function verify(request: FastifyRequest<{ Params: Record<string, string> }>, deps: AreaDeps): Promise<Signed> {
+  const query = request.query as Record<string, string | string[] | undefined>;
+  const one = (key: string) => (typeof query[key] === 'string' ? query[key] as string : undefined);
+  const expiresText = one('expires');
+  const given = one('signature');
+  if (!expiresText || !/^\d{1,12}$/.test(expiresText) || !given) throw forbidden('This is not a pre-signed URL of this server: expires and signature are required');
+  const signed: Signed = {
+    method: request.method,
+    cluster: request.params.cluster!,
+    bucket: request.params.bucket!,
+    name: request.params['*']!,
+    expires: Number(expiresText),
+    contentType: one('content_type'),
+  };
+  const expected = Buffer.from(signature(await signingSecret(deps.store.db), signed), 'hex');
+  const actual = Buffer.from(/^[0-9a-f]{64}$/.test(given) ? given : '', 'hex');
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw forbidden(REFUSED);
+  if (deps.clock.now() >= signed.expires * 1000) throw forbidden(`This URL expired at ${new Date(signed.expires * 1000).toISOString()}`);
+  if (signed.contentType !== undefined) {
+    const sent = request.headers['content-type'];
+    if (sent !== signed.contentType) throw forbidden(`This URL was made for Content-Type ${signed.contentType}; the request sent ${sent === undefined ? 'none' : sent}`, 'Content-Type');
+  }
+  return signed;
+}
+
+const tooLarge = () => new ApiError(413, [{ reason: `An object may be at most ${MAX_OBJECT_BYTES} bytes` }]);
+
+async function readBody(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
+  if (!stream) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_OBJECT_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The month transfer is counted in, `2026-11`. */
+export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+
+export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Promise<void> {
+  await app.register(async (scope) => {
+    // Objects are any bytes of any type: the body is read here, as it is.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.route<{ Params: Record<string, string> }>({
+      method: ['GET', 'PUT', 'POST', 'DELETE'],
+      url: `${OBJECT_URL_PATH}/:cluster/:bucket/*`,
+      bodyLimit: MAX_OBJECT_BYTES,
+      handler: async (request, reply) => {
+        const signed = await verify(request, deps);
+        const { db } = deps.store;
+        const bucket = await db.selectFrom('buckets').select(['id', 'owner']).where('cluster', '=', signed.cluster).where('label', '=', signed.bucket).executeTakeFirst();
+        if (!bucket) throw notFound(`Bucket ${signed.bucket} does not exist in cluster ${signed.cluster}`);
+
+        if (request.method === 'GET') {
+          const object = await db.selectFrom('bucket_objects').select(['data', 'etag', 'content_type', 'last_modified']).where('bucket_id', '=', bucket.id).where('name', '=', signed.name).executeTakeFirst();
+          if (!object) throw notFound(`Object ${signed.name} does not exist in bucket ${signed.bucket}`);
+          const data = Buffer.from(object.data);
+          // Outbound transfer, counted per month (GET /object-storage/transfer).
+          await deps.store.write((trx) => trx.insertInto('object_storage_transfer').values({ month: monthOf(deps.clock.now()), used: data.length })
+            .onConflict((oc) => oc.column('month').doUpdateSet((eb) => ({ used: eb('object_storage_transfer.used', '+', data.length) }))).execute());
+          return reply.code(200).header('content-type', object.content_type).header('etag', `"${object.etag}"`)
+            .header('last-modified', new Date(Number(object.last_modified)).toUTCString()).send(data);
+        }
+
+        if (request.method === 'DELETE') {
+          await deps.store.write((trx) => trx.deleteFrom('bucket_objects').where('bucket_id', '=', bucket.id).where('name', '=', signed.name).execute());
+          return reply.code(204).send();
+        }
+
+        // A declared length above the limit is refused before a byte is read.
+        if (Number(request.headers['content-length'] ?? 0) > MAX_OBJECT_BYTES) throw tooLarge();
+        const data = await readBody(request.body as NodeJS.ReadableStream | undefined);
+        const etag = createHash('md5').update(data).digest('hex');
+        const values = { size: data.length, etag, content_type: signed.contentType ?? 'application/octet-stream', owner: bucket.owner, last_modified: deps.clock.now(), data };
+        try {
+          await deps.store.write((trx) => trx.insertInto('bucket_objects').values({ bucket_id: bucket.id, name: signed.name, acl: 'private', ...values })
+            .onConflict((oc) => oc.columns(['bucket_id', 'name']).doUpdateSet(values)).execute());
+        } catch (error) {
+          // The bucket was deleted while the object arrived: nothing is written.
+          if (isForeignKeyViolation(error)) throw notFound(`Bucket ${signed.bucket} does not exist in cluster ${signed.cluster}`);
+          throw error;
+        }
+        return reply.code(200).header('etag', `"${etag}"`).send();
+      },
+    });
+  });
+}
+
+/** A foreign key refused the write (PostgreSQL 23503, SQLite SQLITE_CONSTRAINT_FOREIGNKEY). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
