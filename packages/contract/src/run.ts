@@ -17,6 +17,7 @@ import { type Auth, buildRequest, type BodyValue, type Params } from './requests
 import { type ExchangeView, referenceParameter, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
+import { createNamer } from './unique.js';
 import { createVariantDeriver, type Variant } from './variants.js';
 
 export const MOCK_TOKEN = 'contract-kit-mock-token';
@@ -82,6 +83,8 @@ export interface ContractOptions {
   maxTransportFailures?: number;
   /** how long a valid request refused for the resource's state (a 400 naming no field) is retried */
   settleMs?: number;
+  /** how long an operation waits for what it acts on to leave a transitional status (provisioning, booting...) */
+  settleTimeoutMs?: number;
   /** retries of a 429, each after its Retry-After (capped by maxRetryAfterMs) */
   maxRetries?: number;
   maxRetryAfterMs?: number;
@@ -98,6 +101,8 @@ export interface ContractResult {
   safety?: Safety;
   token: string;
   notes: string[];
+  /** what the kit suspects went wrong with the run itself (a base URL without the base path) */
+  hints?: string[];
   notRun: NotRun[];
   operations: OperationResult[];
   setup: RequestRecord[];
@@ -116,6 +121,16 @@ export interface ContractResult {
 }
 
 class Stop extends Error {}
+
+// An action that undoes another (detach after attach, shut down after boot) runs after the
+// other actions, so that it finds something to undo.
+const UNDOING = /^(detach|shutDown|disable|unassign|remove)/;
+
+/**
+ * A status the resource leaves by itself (provisioning, booting, creating, resizing, pending):
+ * a present participle, except "running", where an instance has settled.
+ */
+export const isTransitional = (status: unknown): boolean => typeof status === 'string' && /ing$/.test(status) && status !== 'running';
 
 const deepEqual = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -180,6 +195,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const document = options.document ?? loadDocument(options.spec);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const { views, deriver } = toolsFor(document);
+  const serverPath = document.servers?.[0]?.url ? new URL(document.servers[0].url, 'http://placeholder').pathname.replace(/\/+$/, '') : '';
   const resolve = (node: any) => views.resolve(node);
   const transport: TransportOptions = { timeoutMs: options.timeoutMs ?? 15_000, maxBodyBytes: Math.round((options.maxBodyMb ?? 32) * 1024 * 1024) };
   const deadline = Date.now() + (options.deadlineMs ?? 15 * 60_000);
@@ -227,8 +243,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     errorSchemaPointer: document.components?.schemas?.ErrorResponse ? pointerOf('components', 'schemas', 'ErrorResponse') : null,
   };
   const stateful = target === 'implementation';
+  const namer = createNamer();
+  const unsettled = new Set<Resource>();
+  const knownStatus = new Map<Resource, unknown>();
+  if (stateful) notes.push(`what the run creates is named with its tag ${namer.tag} (labels and domain names unique per run)`);
   const settleMs = options.settleMs ?? (stateful ? 5000 : 0);
-  const serverPath = document.servers?.[0]?.url ? new URL(document.servers[0].url, 'http://placeholder').pathname.replace(/\/+$/, '') : '';
   if (serverPath && !new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(serverPath)) {
     notes.push(`the base URL does not end in ${serverPath}, the base path of the spec's server URL; operation paths are appended to it as given`);
   }
@@ -321,6 +340,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         resource.bindings[p] = placeholder;
         for (const values of resource.perTarget.values()) if (p in values) values[p] = placeholder;
       }
+    }
+    if (resource) {
+      const holder = valueAt(sent.answer.json, Object.values(resource.kind.keyPointers)[0]!.split('/').slice(0, -1).join('/'));
+      knownStatus.set(resource, isObject(holder) ? holder.status : undefined);
     }
     if (!resource && registry.kindOf(op) && !sent.dry) result?.notes.push(`a ${sent.answer.status} of ${op.id} gave no key where its links point (${Object.values(registry.kindOf(op)!.keyPointers).join(', ')}): what it made cannot be cleaned up`);
     return resource;
@@ -459,7 +482,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       const reasons: string[] = [];
       for (const example of valid) {
         const r = withReferences(op, example.value, { ...(owner?.bindings ?? {}), ...params.path });
-        if (r.missing) reasons.push(r.missing); else bodies.push({ name: example.name, value: r.value });
+        if (r.missing) { reasons.push(r.missing); continue; }
+        // What a create makes gets a name of this run: no collision with what an earlier run left.
+        const named = stateful && registry.kindOf(op) ? namer.rename(r.value, (c) => views.validate('request', body.schemaPointer, c).valid) : r.value;
+        bodies.push({ name: example.name, value: named });
       }
       if (!bodies.length && body.required) return reasons[0] ?? 'no request body could be built';
       if (!bodies.length) bodies = [];
@@ -694,7 +720,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const before = await readResource(resource, result.requests, 'read before update');
     if (!before || !is2xx(before.answer.status) || !isObject(before.answer.json)) return false;
     const current = before.answer.json as Record<string, unknown>;
-    const body = { ...(prepared.bodies[0]!.value as Record<string, unknown>) };
+    // A new label of this run (a unique-label rule is not broken by the change); other fields
+    // that already match are changed by hand.
+    const body = { ...(namer.rename(prepared.bodies[0]!.value, (c) => views.validate('request', op.body!.schemaPointer, c).valid, ['label']) as Record<string, unknown>) };
     for (const [key, value] of Object.entries(body)) {
       if (typeof value !== 'string' || !deepEqual(value, current[key])) continue;
       for (const candidate of [`${value.slice(0, -2)}-u`, `${value}2`, `u${value.slice(1)}`]) {
@@ -716,6 +744,29 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     return true;
   }
 
+  /**
+   * Waits (bounded by settleTimeoutMs) while what an operation acts on is in a transitional
+   * status: an instance still provisioning cannot be booted yet, which is not a violation.
+   */
+  async function settled(resource: Resource, into: RequestRecord[]): Promise<void> {
+    // What did not settle once is not waited for again: one timeout per resource at most.
+    if (!stateful || dry || !readBack(resource) || unsettled.has(resource)) return;
+    // A status known from the create or the last read is trusted until an action may change it.
+    if (knownStatus.has(resource) && !isTransitional(knownStatus.get(resource))) return;
+    const limit = options.settleTimeoutMs ?? 60_000;
+    const until = Date.now() + limit;
+    let status: unknown;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
+      const sent = await readResource(resource, into, `wait for ${registry.describe(resource)} to settle`);
+      status = isObject(sent?.answer.json) ? (sent!.answer.json as Record<string, unknown>).status : undefined;
+      if (!is2xx(sent?.answer.status) || !isTransitional(status) || Date.now() + pause > until || outOfTime()) break;
+      await sleep(pause);
+    }
+    knownStatus.set(resource, status);
+    if (isTransitional(status)) unsettled.add(resource);
+    if (isTransitional(status)) into.push({ label: `wait for ${registry.describe(resource)} to settle`, kind: 'sequence', checks: [warn('settles', `${registry.describe(resource)} was still "${status}" after ${limit} ms (--settle-timeout): the operation went ahead`)] });
+  }
+
   async function afterDelete(op: Operation, result: OperationResult, resource: Resource): Promise<void> {
     if (!stateful || dry) return;
     const read = readBack(resource);
@@ -732,6 +783,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const result = resultOf(op)!;
     const prepared = await prepare(op, result.requests);
     if (typeof prepared === 'string') { result.unproven = prepared; return; }
+    if (op.writes && prepared.owner) await settled(prepared.owner, result.requests);
+    // An action (boot, resize, attach) may put what it acts on into a transitional status again.
+    if (op.writes && prepared.owner && op.path !== prepared.owner.kind.itemPath) knownStatus.delete(prepared.owner);
     const isDelete = op.method === 'delete';
     if (!isDelete) {
       const updated = await updateRequest(op, result, prepared);
@@ -777,6 +831,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   async function runSetupCreate(op: Operation): Promise<void> {
     const prepared = await prepare(op, setup);
     if (typeof prepared === 'string') { notes.push(`setup: ${op.id} was not run: ${prepared}`); return; }
+    if (prepared.owner) await settled(prepared.owner, setup);
     for (const example of prepared.bodies.length ? prepared.bodies.slice(0, 1) : [null]) {
       const sent = await exchange(op, setup, `setup: ${op.id}`, 'setup', { params: prepared.params, body: example && bodyValue(prepared.body, example.value), auth: authFor(op) }, () => [], { settle: stateful });
       noteCreated(op, prepared.params, example?.value, sent);
@@ -868,7 +923,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     // 2. reads, updates and actions; 3. account-wide destructive actions
     const middle = selected.filter((op) => !ordered.includes(op) && op.method !== 'delete');
     const reads = middle.filter((op) => !op.writes);
-    const changes = middle.filter((op) => op.writes && !op.destructive).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
+    const changes = middle.filter((op) => op.writes && !op.destructive)
+      .sort((a, b) => Number(UNDOING.test(a.id)) - Number(UNDOING.test(b.id)) || pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
     const destructive = middle.filter((op) => op.destructive);
     if (!abort) await pool(reads, options.concurrency ?? 1, runSafely);
     if (!abort) await pool(changes, options.concurrency ?? 1, runSafely);
@@ -970,6 +1026,13 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       op.successValidated = !dry && op.requests.some((r) => r.kind === 'positive' && r.checks.some((c) => c.name === 'success' && c.outcome === 'pass') && !r.checks.some((c) => c.outcome === 'fail'));
       if (!op.successValidated && !op.unproven && !op.requests.some((r) => r.kind === 'positive') && op.requests.length && !dry) op.unproven = 'no valid request was answered';
     }
+    const hints: string[] = [];
+    // Every valid request answered 404: most likely the base URL lacks the API's base path.
+    const answered = list.flatMap((op) => op.requests.filter((r) => r.kind === 'positive' && typeof r.status === 'number'));
+    if (answered.length && answered.filter((r) => r.status === 404).length >= 0.9 * answered.length) {
+      const example = serverPath && !new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(serverPath) ? ` (such as ${baseUrl}${serverPath})` : '';
+      hints.push(`${answered.filter((r) => r.status === 404).length} of ${answered.length} valid requests were answered 404: does --base-url end in the API's base path${serverPath ? ` (${serverPath}, from the spec's server URL)` : ''}${example}?`);
+    }
     const exercised = list.filter((op) => op.requests.some((r) => r.status !== null && r.status !== undefined)).length;
     const successValidated = list.filter((op) => op.successValidated).length;
     const unproven = list.filter((op) => !op.successValidated && op.tally.fail === 0).length;
@@ -979,7 +1042,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const unusable = partial.abort !== undefined && /^the target (is unusable|could not be reached)/.test(partial.abort);
     const exitCode: 0 | 1 | 2 = dry ? (partial.abort && !partial.target ? 2 : 0) : unusable ? 2 : tally.fail > 0 ? 1 : partial.abort || unproven > 0 ? 2 : 0;
     return {
-      ...partial, cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
+      ...partial, hints, cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
       coverage: { selected: list.length, total: ops.length, exercised, successValidated, unproven },
       durationMs: Math.round(performance.now() - started),
     };

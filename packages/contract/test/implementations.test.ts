@@ -40,7 +40,7 @@ const defects: { defect: Defect; defectOp?: string; only?: string[]; options?: o
   { defect: 'rate-limit-everything', only: ['Regions'], options: { maxRetries: 1 }, checks: ['success'], reason: /answered 429 after waiting out 1 429 answer/ },
   { defect: 'accept-any-token', only: ['Volumes'], checks: ['401 for an unknown token', 'success'], reason: /answered 200 to an unknown token; expected 401/ },
   { defect: 'delete-does-nothing', only: ['Volumes'], checks: ['404 after delete', 'unlisted after delete'], reason: /getVolume answered 200 .* after deleteVolume answered success: expected 404/ },
-  { defect: 'ignore-updates', only: ['Volumes'], checks: ['update read back'], reason: /updateVolume sent label "[^"]+".* and answered 200, but the resource still reads "backup-data"/ },
+  { defect: 'ignore-updates', only: ['Volumes'], checks: ['update read back'], reason: /updateVolume sent label "[^"]+".* and answered 200, but the resource still reads "backup-data-k[0-9a-f]{6}\w*"/ },
   { defect: 'hide-from-list', only: ['Volumes'], checks: ['listed after create'], reason: /volumeId=\d+ \(made by createVolume\) is missing from listVolumes/ },
   { defect: 'repeat-pages', only: ['Regions'], checks: ['each item once across the pages', 'page consistent'], reason: /25 item\(s\) came twice while walking the pages|25 items on page 2, but 30 results at page_size 25 put 5 there/ },
   { defect: 'ignore-scopes', only: ['Volumes'], checks: ['403 for a read-only token (volumes:read_only) on a write', '403 for a token without volumes scopes', '403 without the add_volumes grant', '403 for a read-only token (computes:read_only) on a write', '403 for a token without computes scopes', 'success'], reason: /to a token without (volumes:read_write|grant add_volumes); expected 403/ },
@@ -72,11 +72,11 @@ describe('broken implementations: the kit names each defect', () => {
       const [failure] = findings(result);
       expect(keys(findings(result))).toEqual(['createVolume › generated requests keep the contract']);
       expect(failure!.reason).toMatch(/no 5xx: answered 500/);
-      // fast-check shrinks the label to the shortest that still crashes: 13 characters.
-      expect(failure!.reason).toMatch(/the smallest failing input: \{[^}]*"label":"[^"]{13}"/);
+      // fast-check shrinks the label to the shortest that still crashes: 25 characters.
+      expect(failure!.reason).toMatch(/the smallest failing input: \{[^}]*"label":"[^"]{25}"/);
       const record = result.operations[0]!.requests.find((r) => r.kind === 'generated')!;
       expect(record.label).toMatch(/shrunk after \d+ steps \(--seed 7\)/);
-      expect(record.curl).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/v4\/volumes' .*-H "authorization: Bearer \$TOKEN" .*--data-binary '\{.*"label":"[^"]{13}"/);
+      expect(record.curl).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/v4\/volumes' .*-H "authorization: Bearer \$TOKEN" .*--data-binary '\{.*"label":"[^"]{25}"/);
     });
   });
 });
@@ -96,6 +96,50 @@ describe('a server that refuses every create', () => {
         expect(unproven[id], id).toMatch(/needs a \{volumeId\} this run created, and createVolume \(did not succeed\)/);
       }
       expect(result.exitCode).toBe(1);
+    });
+  });
+});
+
+describe('against a server that keeps state between runs and takes time', () => {
+  it('names what it creates uniquely per run, within the schemas, so a rerun does not collide with what an earlier run left', async () => {
+    await withFake({ defect: 'delete-does-nothing' }, async (fake) => {
+      // The first run's deletes do nothing: everything it made stays behind, labels included.
+      await runAgainst(fake, { only: ['Volumes', 'Tags'], negative: false });
+      fake.setDefect(undefined);
+      const rerun = await runAgainst(fake, { only: ['Volumes', 'Tags'] });
+      expect(findings(rerun)).toEqual([]);
+      expect(rerun.exitCode).toBe(0);
+      const left = fake.stored() as Record<string, { label: string }[]>;
+      const labels = [...left['/volumes/{volumeId}']!, ...left['/tags/{label}']!].map((v) => v.label);
+      expect(labels.length).toBeGreaterThan(1);
+      expect(new Set(labels).size).toBe(labels.length);
+      for (const label of labels) expect(label).toMatch(/k[0-9a-f]{6}[0-9a-z]+/);
+    });
+  });
+
+  it('waits for what it acts on to leave a transitional status, bounded by --settle-timeout', async () => {
+    // settleMs 0: no retry of a refusal; only the wait for the status can make this pass.
+    await withFake({ transitionMs: 1200 }, async (fake) => {
+      const result = await runAgainst(fake, { only: ['Volumes'], settleMs: 0, negative: false });
+      expect(findings(result)).toEqual([]);
+      expect(result.exitCode).toBe(0);
+      const waits = result.operations.flatMap((op) => op.requests).filter((r) => /^wait for .* to settle/.test(r.label));
+      expect(waits.length).toBeGreaterThan(1);
+    });
+    await withFake({ transitionMs: 60_000 }, async (fake) => {
+      const result = await runAgainst(fake, { only: ['Volumes'], settleMs: 0, settleTimeoutMs: 300, negative: false });
+      expect(findings(result, 'warn').map((f) => f.reason)).toContainEqual(expect.stringMatching(/was still "creating" after 300 ms \(--settle-timeout\): the operation went ahead/));
+      expect(keys(findings(result))).toContain('resizeVolume › success');
+      expect(result.exitCode).toBe(1);
+    });
+  });
+
+  it('runs attach before detach', async () => {
+    await withFake({}, async (fake) => {
+      await runAgainst(fake, { only: ['Volumes'], negative: false });
+      const actions = fake.seen.filter((s) => s.method === 'POST' && /\/(attach|detach)$/.test(s.path) && s.status === 200).map((s) => s.path.split('/').at(-1));
+      expect(actions[0]).toBe('attach');
+      expect(actions).toContain('detach');
     });
   });
 });
