@@ -5,8 +5,8 @@
 // not run, with the reason, rather than dropped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '@cloudapi/mock';
-import { runContract, type ContractResult } from '../src/index.js';
-import { allOperations, document, findings, keys, runAgainst, withFake } from './support.js';
+import { formatReport, runContract, type ContractResult } from '../src/index.js';
+import { allOperations, document, findings, keys, runAgainst, tableOf, withFake } from './support.js';
 
 let mock: Awaited<ReturnType<typeof startMock>>;
 let result: ContractResult;
@@ -49,6 +49,12 @@ describe('the contract run against the Prism mock', () => {
     expect(lowerCase.length).toBeGreaterThan(40);
     expect(body405.length).toBeGreaterThan(20);
     expect([...lowerCase, ...body405].filter((c) => c.outcome !== 'pass')).toEqual([]);
+  });
+
+  it('prints a table of all 128 operations within 100 columns', () => {
+    const table = tableOf(formatReport(result));
+    expect(table.length).toBe(allOperations.length + 1);
+    for (const line of table) expect([...line].length, line).toBeLessThanOrEqual(100);
   });
 
   it('says which checks it could not run on the mock, and why', () => {
