@@ -123,8 +123,10 @@ export interface ContractResult {
 class Stop extends Error {}
 
 // An action that undoes another (detach after attach, shut down after boot) runs after the
-// other actions, so that it finds something to undo.
+// other actions, so that it finds something to undo; when the other could not be run, there is
+// nothing to undo and the action is not proven rather than failed.
 const UNDOING = /^(detach|shutDown|disable|unassign|remove)/;
+const OPPOSITE: Record<string, string> = { detach: 'attach', shutDown: 'boot', disable: 'enable', unassign: 'assign', remove: 'add' };
 
 /**
  * A status the resource leaves by itself (provisioning, booting, creating, resizing, pending):
@@ -778,11 +780,24 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     await listedCheck(resource, result.requests, false, 'after delete');
   }
 
+  /** The action an undoing action undoes, on the same resource: attachVolume for detachVolume. */
+  function undoneBy(op: Operation): Operation | undefined {
+    const verb = UNDOING.exec(op.id)?.[1];
+    if (!verb) return undefined;
+    const base = op.path.slice(0, op.path.lastIndexOf('/'));
+    const wanted = `${OPPOSITE[verb]}${op.id.slice(verb.length)}`;
+    return ops.find((o) => o.id.toLowerCase() === wanted.toLowerCase() && o.path.slice(0, o.path.lastIndexOf('/')) === base);
+  }
+
   // ---- operations --------------------------------------------------------------------------
   async function runOperation(op: Operation): Promise<void> {
     const result = resultOf(op)!;
     const prepared = await prepare(op, result.requests);
     if (typeof prepared === 'string') { result.unproven = prepared; return; }
+    // Nothing to undo when what it undoes could not be run (detach when attach had no instance).
+    const undone = stateful ? undoneBy(op) : undefined;
+    const undoneWhy = undone && results.get(undone)?.unproven;
+    if (undoneWhy) { result.unproven = `it undoes ${undone.id}, which could not be run: ${undoneWhy}`; return; }
     if (op.writes && prepared.owner) await settled(prepared.owner, result.requests);
     // An action (boot, resize, attach) may put what it acts on into a transitional status again.
     if (op.writes && prepared.owner && op.path !== prepared.owner.kind.itemPath) knownStatus.delete(prepared.owner);

@@ -1,6 +1,6 @@
 // The kit against implementations that keep state between runs and take time to settle: names
 // unique per run (a rerun does not collide with what an earlier run left), a bounded wait for a
-// transitional status, undoing actions after the others.
+// transitional status, undoing actions after the others (and not proven when there is nothing to undo).
 import { describe, expect, it } from 'vitest';
 import { findings, keys, runAgainst, withFake } from './support.js';
 
@@ -35,6 +35,18 @@ describe('against a server that keeps state between runs and takes time', () => 
       expect(findings(result, 'warn').map((f) => f.reason)).toContainEqual(expect.stringMatching(/was still "creating" after 300 ms \(--settle-timeout\): the operation went ahead/));
       expect(keys(findings(result))).toContain('resizeVolume › success');
       expect(result.exitCode).toBe(1);
+    });
+  });
+
+  it('does not detach what could not be attached: the detach is not proven, not failed', async () => {
+    await withFake({ defect: 'refuse-creates', defectOp: 'createComputeInstance' }, async (fake) => {
+      const result = await runAgainst(fake, { only: ['Volumes'], negative: false, settleMs: 0 });
+      const unproven = Object.fromEntries(result.operations.filter((op) => op.unproven).map((op) => [op.operationId, op.unproven]));
+      expect(unproven.attachVolume).toMatch(/its body refers to compute_id: needs a \{computeId\} this run created/);
+      expect(unproven.detachVolume).toMatch(/^it undoes attachVolume, which could not be run: its body refers to compute_id/);
+      expect(fake.seen.filter((s) => s.method === 'POST' && /\/(attach|detach)$/.test(s.path))).toEqual([]);
+      expect(findings(result)).toEqual([]);
+      expect(result.exitCode).toBe(2);
     });
   });
 
