@@ -56,6 +56,7 @@ export function program(): Command {
     .option('--dry-run', 'list every request the run would send, and send none')
     .option('--timeout <ms>', 'per request: connect, headers and body', positiveNumber('--timeout'), 15_000)
     .option('--deadline <duration>', 'bounds the whole run (15m, 90s, 2h); clean-up gets its own time after it', parseDuration, 15 * 60_000)
+    .option('--settle-timeout <ms>', 'how long an operation waits for what it acts on to leave a transitional status (provisioning, booting...)', positiveNumber('--settle-timeout'), 60_000)
     .option('--max-body-mb <n>', 'a larger response body is a failure; reading stops at the cap', positiveNumber('--max-body-mb'), 32)
     .option('--max-response-ms <ms>', 'a slower answer is a failure (default: no limit; the slowest is printed)', positiveNumber('--max-response-ms'))
     .option('--junit <file>', 'the JUnit XML report', DEFAULT_JUNIT)
@@ -146,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
     result = await runContract({
       baseUrl: o.baseUrl, token: o.token ?? process.env.CONTRACT_TOKEN, tokens, target: o.target, document,
       only: o.only, skip: o.skip, shard: o.shard, undeclared: o.undeclared, negative: o.negative, examples: o.examples, seed: o.seed,
-      timeoutMs: o.timeout, deadlineMs: o.deadline, maxBodyMb: o.maxBodyMb, maxResponseMs: o.maxResponseMs,
+      timeoutMs: o.timeout, settleTimeoutMs: o.settleTimeout, deadlineMs: o.deadline, maxBodyMb: o.maxBodyMb, maxResponseMs: o.maxResponseMs,
       allowWrites: o.allowWrites, allowDestructive: o.allowDestructive, remote: o.remote, dryRun: o.dryRun, concurrency: o.concurrency,
       signal: controller.signal, onProgress: o.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     });

@@ -7,15 +7,26 @@ const pad = (text: unknown, width: number) => String(text).padEnd(width);
 const padLeft = (text: unknown, width: number) => String(text).padStart(width);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The widest line of the table and the notes above it: a terminal of 100 columns. */
+export const REPORT_COLUMNS = 100;
+
 const TARGET_NOTES: Record<string, string[]> = {
   mock: [
-    'checked against the mock: every answer against its schema, invalid requests refused for the broken field (Prism\'s sl-violations),',
-    'missing and malformed credentials refused, every list page consistent, 405 for a method a path lacks, generated requests answered.',
+    'checked against the mock: every answer against its schema, invalid requests refused with a 400',
+    'naming the broken field, missing and malformed credentials refused, 405 with an ErrorResponse,',
+    'generated requests answered.',
   ],
   implementation: [
-    'checked against an implementation: all of the above, errors naming the field, unknown and duplicated tokens refused, stateful',
-    'sequences from the spec\'s links (read after create, update read back, listed, 404 and unlisted after delete), every list walked.',
+    'checked against an implementation: all of the above, unknown and duplicated tokens refused,',
+    'stateful sequences from the spec\'s links (read after create, update read back, listed, 404 and',
+    'unlisted after delete), every list walked.',
   ],
+};
+
+/** Cuts text to a number of columns (code points), with an ellipsis where it was cut. */
+const fit = (text: string, columns: number): string => {
+  const chars = [...text];
+  return chars.length <= columns ? text : `${chars.slice(0, Math.max(0, columns - 1)).join('')}…`;
 };
 
 function firstProblem(op: OperationResult): string {
@@ -52,15 +63,16 @@ export function formatReport(result: ContractResult, { verbose = false } = {}): 
     for (const line of result.planned) lines.push(`  ${line}`);
   }
   if (result.operations.length && !result.dryRun) {
+    // The route is in the findings and the reports; the table keeps to REPORT_COLUMNS.
     lines.push('');
-    const width = Math.max(9, ...result.operations.map((op) => op.operationId.length));
-    const routeWidth = Math.max(5, ...result.operations.map((op) => `${op.method} ${op.path}`.length));
-    lines.push(`${pad('operation', width)}  ${pad('route', routeWidth)}  checks  passed  failed  warned  skipped  first problem`);
+    const width = Math.min(34, Math.max(9, ...result.operations.map((op) => op.operationId.length)));
+    const head = `  ${pad('operation', width)}  passed failed warned skipped  `;
+    lines.push(`${head}first problem`);
     for (const op of result.operations) {
       const t = op.tally;
       const mark = t.fail ? '✖' : op.successValidated ? '✔' : '·';
-      const reason = firstProblem(op);
-      lines.push(`${pad(op.operationId, width)}  ${pad(`${op.method} ${op.path}`, routeWidth)}  ${padLeft(t.pass + t.fail + t.warn + t.skip, 6)}  ${padLeft(t.pass, 6)}  ${padLeft(t.fail, 6)}  ${padLeft(t.warn, 6)}  ${padLeft(t.skip, 7)}  ${mark} ${reason.length > 110 ? `${reason.slice(0, 110)}…` : reason}`);
+      const row = `${mark} ${pad(fit(op.operationId, width), width)}  ${padLeft(t.pass, 6)} ${padLeft(t.fail, 6)} ${padLeft(t.warn, 6)} ${padLeft(t.skip, 7)}  `;
+      lines.push(`${row}${fit(firstProblem(op), REPORT_COLUMNS - [...row].length)}`);
     }
   }
   const findings: string[] = [];
@@ -80,6 +92,25 @@ export function formatReport(result: ContractResult, { verbose = false } = {}): 
     lines.push('', `Not proven (${unproven.length}): a valid request of these operations was not answered with a validated success, and nothing failed:`);
     for (const op of unproven) lines.push(`  · ${op.operationId}: ${op.unproven}`);
   }
+  if (verbose) {
+    // Skipped checks, one line per check and reason, with how often and where.
+    const skipped = new Map<string, { count: number; ops: Set<string> }>();
+    for (const op of result.operations) for (const request of op.requests) for (const check of request.checks) {
+      if (check.outcome !== 'skip') continue;
+      const key = `${check.name}: ${check.reason}`;
+      const entry = skipped.get(key) ?? { count: 0, ops: new Set<string>() };
+      entry.count++;
+      entry.ops.add(op.operationId);
+      skipped.set(key, entry);
+    }
+    if (skipped.size) {
+      lines.push('', `Skipped checks (${result.tally.skip}), by check and reason:`);
+      for (const [key, { count, ops }] of [...skipped].sort((a, b) => b[1].count - a[1].count)) {
+        const where = [...ops];
+        lines.push(`  - ${key} (${count}×: ${where.slice(0, 4).join(', ')}${where.length > 4 ? ` and ${where.length - 4} more` : ''})`);
+      }
+    }
+  }
   if (result.notRun.length) {
     lines.push('', 'Checks not run:');
     for (const n of result.notRun) lines.push(`  - ${n.check}: ${n.reason}`);
@@ -92,7 +123,8 @@ export function formatReport(result: ContractResult, { verbose = false } = {}): 
     for (const left of cleanup.leftBehind) lines.push(`  ! ${left.resource}: ${left.reason}`);
   }
   const warnings = result.tally.warn;
-  if (!verbose && warnings) lines.push('', `${plural(warnings, 'warning')} (--verbose lists them, the reports have them)`);
+  if (!verbose && (warnings || result.tally.skip)) lines.push('', `${plural(warnings, 'warning')} and ${plural(result.tally.skip, 'skipped check')} (--verbose lists them, the reports have them)`);
+  for (const hint of result.hints ?? []) lines.push('', `hint: ${hint}`);
   const t = result.tally;
   const { coverage } = result;
   lines.push('');

@@ -17,6 +17,7 @@ import { type Auth, buildRequest, type BodyValue, type Params } from './requests
 import { type ExchangeView, referenceParameter, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
+import { createNamer } from './unique.js';
 import { createVariantDeriver, type Variant } from './variants.js';
 
 export const MOCK_TOKEN = 'contract-kit-mock-token';
@@ -82,6 +83,8 @@ export interface ContractOptions {
   maxTransportFailures?: number;
   /** how long a valid request refused for the resource's state (a 400 naming no field) is retried */
   settleMs?: number;
+  /** how long an operation waits for what it acts on to leave a transitional status (provisioning, booting...) */
+  settleTimeoutMs?: number;
   /** retries of a 429, each after its Retry-After (capped by maxRetryAfterMs) */
   maxRetries?: number;
   maxRetryAfterMs?: number;
@@ -98,6 +101,8 @@ export interface ContractResult {
   safety?: Safety;
   token: string;
   notes: string[];
+  /** what the kit suspects went wrong with the run itself (a base URL without the base path) */
+  hints?: string[];
   notRun: NotRun[];
   operations: OperationResult[];
   setup: RequestRecord[];
@@ -116,6 +121,18 @@ export interface ContractResult {
 }
 
 class Stop extends Error {}
+
+// An action that undoes another (detach after attach, shut down after boot) runs after the
+// other actions, so that it finds something to undo; when the other could not be run, there is
+// nothing to undo and the action is not proven rather than failed.
+const UNDOING = /^(detach|shutDown|disable|unassign|remove)/;
+const OPPOSITE: Record<string, string> = { detach: 'attach', shutDown: 'boot', disable: 'enable', unassign: 'assign', remove: 'add' };
+
+/**
+ * A status the resource leaves by itself (provisioning, booting, creating, resizing, pending):
+ * a present participle, except "running", where an instance has settled.
+ */
+export const isTransitional = (status: unknown): boolean => typeof status === 'string' && /ing$/.test(status) && status !== 'running';
 
 const deepEqual = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -180,6 +197,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const document = options.document ?? loadDocument(options.spec);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const { views, deriver } = toolsFor(document);
+  const serverPath = document.servers?.[0]?.url ? new URL(document.servers[0].url, 'http://placeholder').pathname.replace(/\/+$/, '') : '';
   const resolve = (node: any) => views.resolve(node);
   const transport: TransportOptions = { timeoutMs: options.timeoutMs ?? 15_000, maxBodyBytes: Math.round((options.maxBodyMb ?? 32) * 1024 * 1024) };
   const deadline = Date.now() + (options.deadlineMs ?? 15 * 60_000);
@@ -227,8 +245,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     errorSchemaPointer: document.components?.schemas?.ErrorResponse ? pointerOf('components', 'schemas', 'ErrorResponse') : null,
   };
   const stateful = target === 'implementation';
+  const namer = createNamer();
+  const unsettled = new Set<Resource>();
+  const knownStatus = new Map<Resource, unknown>();
+  if (stateful) notes.push(`what the run creates is named with its tag ${namer.tag} (labels and domain names unique per run)`);
   const settleMs = options.settleMs ?? (stateful ? 5000 : 0);
-  const serverPath = document.servers?.[0]?.url ? new URL(document.servers[0].url, 'http://placeholder').pathname.replace(/\/+$/, '') : '';
   if (serverPath && !new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(serverPath)) {
     notes.push(`the base URL does not end in ${serverPath}, the base path of the spec's server URL; operation paths are appended to it as given`);
   }
@@ -236,9 +257,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     notRun.push({ check: 'stateful sequences (read after create, update read back, listed after create, 404 and unlisted after delete)', reason: 'the mock keeps no state' });
     notRun.push({ check: 'walking every page of a list', reason: 'the mock answers every page with the same example' });
     notRun.push({ check: 'scope, grant and restricted-user checks (403)', reason: 'the mock checks no scopes' });
-    notRun.push({ check: '401 for an unknown token, 401 for two Authorization headers, a lower-case "bearer" accepted', reason: 'Prism only checks that a bearer credential is present, with the scheme written "Bearer"' });
-    notRun.push({ check: '"error names the field" on a 400', reason: 'Prism answers every invalid request with the operation\'s own 400 example (its sl-violations header is checked instead)' });
-    notRun.push({ check: 'the body of a 405', reason: 'Prism answers 405 with its own problem body' });
+    notRun.push({ check: '401 for an unknown token, 401 for two Authorization headers', reason: 'the mock accepts any bearer token' });
   } else if (!tokens.length) {
     notRun.push({ check: 'scope, grant and restricted-user checks (403)', reason: 'no --tokens file: the kit knows no token with fewer rights' });
   }
@@ -323,6 +342,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         resource.bindings[p] = placeholder;
         for (const values of resource.perTarget.values()) if (p in values) values[p] = placeholder;
       }
+    }
+    if (resource) {
+      const holder = valueAt(sent.answer.json, Object.values(resource.kind.keyPointers)[0]!.split('/').slice(0, -1).join('/'));
+      knownStatus.set(resource, isObject(holder) ? holder.status : undefined);
     }
     if (!resource && registry.kindOf(op) && !sent.dry) result?.notes.push(`a ${sent.answer.status} of ${op.id} gave no key where its links point (${Object.values(registry.kindOf(op)!.keyPointers).join(', ')}): what it made cannot be cleaned up`);
     return resource;
@@ -461,7 +484,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       const reasons: string[] = [];
       for (const example of valid) {
         const r = withReferences(op, example.value, { ...(owner?.bindings ?? {}), ...params.path });
-        if (r.missing) reasons.push(r.missing); else bodies.push({ name: example.name, value: r.value });
+        if (r.missing) { reasons.push(r.missing); continue; }
+        // What a create makes gets a name of this run: no collision with what an earlier run left.
+        const named = stateful && registry.kindOf(op) ? namer.rename(r.value, (c) => views.validate('request', body.schemaPointer, c).valid) : r.value;
+        bodies.push({ name: example.name, value: named });
       }
       if (!bodies.length && body.required) return reasons[0] ?? 'no request body could be built';
       if (!bodies.length) bodies = [];
@@ -526,8 +552,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     if (target === 'implementation') {
       probes.push({ label: '401 for an unknown token', auth: { kind: 'token', token: unknown }, expect: 401 });
       if (mainToken) probes.push({ label: '401 for two Authorization headers', auth: { kind: 'raw', lines: [`Bearer ${mainToken}`, `Bearer ${unknown}`] }, expect: 401 });
-      if (mainToken && !op.writes) probes.push({ label: 'a lower-case "bearer" scheme is accepted', auth: { kind: 'token', token: mainToken, scheme: 'bearer' }, expect: 'success' });
     }
+    if (mainToken && !op.writes) probes.push({ label: 'a lower-case "bearer" scheme is accepted', auth: { kind: 'token', token: mainToken, scheme: 'bearer' }, expect: 'success' });
     for (const probe of probes) {
       const sent = await exchange(op, result.requests, probe.label, 'auth', { params: prepared.params, body, auth: probe.auth },
         (a) => (probe.expect === 'success' ? checkSuccess(a, 'with the scheme written "bearer"').map((c) => ({ ...c, name: probe.label })) : checkRefused(probe.label, probe.expect, a, `to ${probe.label.replace(/^401 /, '').replace(/^for /, '')}`)));
@@ -696,7 +722,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const before = await readResource(resource, result.requests, 'read before update');
     if (!before || !is2xx(before.answer.status) || !isObject(before.answer.json)) return false;
     const current = before.answer.json as Record<string, unknown>;
-    const body = { ...(prepared.bodies[0]!.value as Record<string, unknown>) };
+    // A new label of this run (a unique-label rule is not broken by the change); other fields
+    // that already match are changed by hand.
+    const body = { ...(namer.rename(prepared.bodies[0]!.value, (c) => views.validate('request', op.body!.schemaPointer, c).valid, ['label']) as Record<string, unknown>) };
     for (const [key, value] of Object.entries(body)) {
       if (typeof value !== 'string' || !deepEqual(value, current[key])) continue;
       for (const candidate of [`${value.slice(0, -2)}-u`, `${value}2`, `u${value.slice(1)}`]) {
@@ -705,7 +733,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     }
     const sent = await exchange(op, result.requests, 'valid request (changes the resource)', 'positive', { params: prepared.params, body: bodyValue(op.body, body), auth: authFor(op) }, (a) => checkSuccess(a, 'built from the spec\'s examples'), { settle: true });
     if (!is2xx(sent.answer.status)) return true;
-    const changed = Object.keys(body).filter((k) => k in current && !deepEqual(body[k], current[k]));
+    // null means "not given" (the spec's DECISIONS): such a field keeps its value, so it is not a change to read back.
+    const changed = Object.keys(body).filter((k) => k in current && body[k] !== null && !deepEqual(body[k], current[k]));
     await readResource(resource, result.requests, 'read after update', (a) => {
       if (!is2xx(a.status) || !isObject(a.json)) return [fail('update read back', `the read after ${op.id} answered ${describeAnswer(a)}`)];
       const after = a.json as Record<string, unknown>;
@@ -715,6 +744,29 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         : changed.length ? pass('update read back', changed.join(', ')) : skip('update read back', 'the update body changes no field the read shows')];
     });
     return true;
+  }
+
+  /**
+   * Waits (bounded by settleTimeoutMs) while what an operation acts on is in a transitional
+   * status: an instance still provisioning cannot be booted yet, which is not a violation.
+   */
+  async function settled(resource: Resource, into: RequestRecord[]): Promise<void> {
+    // What did not settle once is not waited for again: one timeout per resource at most.
+    if (!stateful || dry || !readBack(resource) || unsettled.has(resource)) return;
+    // A status known from the create or the last read is trusted until an action may change it.
+    if (knownStatus.has(resource) && !isTransitional(knownStatus.get(resource))) return;
+    const limit = options.settleTimeoutMs ?? 60_000;
+    const until = Date.now() + limit;
+    let status: unknown;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
+      const sent = await readResource(resource, into, `wait for ${registry.describe(resource)} to settle`);
+      status = isObject(sent?.answer.json) ? (sent!.answer.json as Record<string, unknown>).status : undefined;
+      if (!is2xx(sent?.answer.status) || !isTransitional(status) || Date.now() + pause > until || outOfTime()) break;
+      await sleep(pause);
+    }
+    knownStatus.set(resource, status);
+    if (isTransitional(status)) unsettled.add(resource);
+    if (isTransitional(status)) into.push({ label: `wait for ${registry.describe(resource)} to settle`, kind: 'sequence', checks: [warn('settles', `${registry.describe(resource)} was still "${status}" after ${limit} ms (--settle-timeout): the operation went ahead`)] });
   }
 
   async function afterDelete(op: Operation, result: OperationResult, resource: Resource): Promise<void> {
@@ -728,11 +780,27 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     await listedCheck(resource, result.requests, false, 'after delete');
   }
 
+  /** The action an undoing action undoes, on the same resource: attachVolume for detachVolume. */
+  function undoneBy(op: Operation): Operation | undefined {
+    const verb = UNDOING.exec(op.id)?.[1];
+    if (!verb) return undefined;
+    const base = op.path.slice(0, op.path.lastIndexOf('/'));
+    const wanted = `${OPPOSITE[verb]}${op.id.slice(verb.length)}`;
+    return ops.find((o) => o.id.toLowerCase() === wanted.toLowerCase() && o.path.slice(0, o.path.lastIndexOf('/')) === base);
+  }
+
   // ---- operations --------------------------------------------------------------------------
   async function runOperation(op: Operation): Promise<void> {
     const result = resultOf(op)!;
     const prepared = await prepare(op, result.requests);
     if (typeof prepared === 'string') { result.unproven = prepared; return; }
+    // Nothing to undo when what it undoes could not be run (detach when attach had no instance).
+    const undone = stateful ? undoneBy(op) : undefined;
+    const undoneWhy = undone && results.get(undone)?.unproven;
+    if (undoneWhy) { result.unproven = `it undoes ${undone.id}, which could not be run: ${undoneWhy}`; return; }
+    if (op.writes && prepared.owner) await settled(prepared.owner, result.requests);
+    // An action (boot, resize, attach) may put what it acts on into a transitional status again.
+    if (op.writes && prepared.owner && op.path !== prepared.owner.kind.itemPath) knownStatus.delete(prepared.owner);
     const isDelete = op.method === 'delete';
     if (!isDelete) {
       const updated = await updateRequest(op, result, prepared);
@@ -778,6 +846,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   async function runSetupCreate(op: Operation): Promise<void> {
     const prepared = await prepare(op, setup);
     if (typeof prepared === 'string') { notes.push(`setup: ${op.id} was not run: ${prepared}`); return; }
+    if (prepared.owner) await settled(prepared.owner, setup);
     for (const example of prepared.bodies.length ? prepared.bodies.slice(0, 1) : [null]) {
       const sent = await exchange(op, setup, `setup: ${op.id}`, 'setup', { params: prepared.params, body: example && bodyValue(prepared.body, example.value), auth: authFor(op) }, () => [], { settle: stateful });
       noteCreated(op, prepared.params, example?.value, sent);
@@ -869,7 +938,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     // 2. reads, updates and actions; 3. account-wide destructive actions
     const middle = selected.filter((op) => !ordered.includes(op) && op.method !== 'delete');
     const reads = middle.filter((op) => !op.writes);
-    const changes = middle.filter((op) => op.writes && !op.destructive).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
+    const changes = middle.filter((op) => op.writes && !op.destructive)
+      .sort((a, b) => Number(UNDOING.test(a.id)) - Number(UNDOING.test(b.id)) || pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
     const destructive = middle.filter((op) => op.destructive);
     if (!abort) await pool(reads, options.concurrency ?? 1, runSafely);
     if (!abort) await pool(changes, options.concurrency ?? 1, runSafely);
@@ -914,7 +984,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       if (outOfTime()) throw new Stop();
       const answer = await send(request, transport);
       const checks: Check[] = answer.error ? [fail(label, `no answer: ${answer.error}`)] : [answer.status === 405 ? pass(label) : fail(label, `answered ${answer.status} to ${method.toUpperCase()} ${path}: ${excerpt(answer.text, 120)}`)];
-      if (answer.status === 405 && ctx.errorSchemaPointer && target === 'implementation') {
+      if (answer.status === 405 && ctx.errorSchemaPointer) {
         const valid = answer.json !== undefined && views.validate('response', ctx.errorSchemaPointer, answer.json).valid;
         checks.push(valid ? pass('405 body is an ErrorResponse') : fail('405 body is an ErrorResponse', `the 405 body is not an ErrorResponse: ${excerpt(answer.text, 120)}`));
       }
@@ -971,6 +1041,13 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       op.successValidated = !dry && op.requests.some((r) => r.kind === 'positive' && r.checks.some((c) => c.name === 'success' && c.outcome === 'pass') && !r.checks.some((c) => c.outcome === 'fail'));
       if (!op.successValidated && !op.unproven && !op.requests.some((r) => r.kind === 'positive') && op.requests.length && !dry) op.unproven = 'no valid request was answered';
     }
+    const hints: string[] = [];
+    // Every valid request answered 404: most likely the base URL lacks the API's base path.
+    const answered = list.flatMap((op) => op.requests.filter((r) => r.kind === 'positive' && typeof r.status === 'number'));
+    if (answered.length && answered.filter((r) => r.status === 404).length >= 0.9 * answered.length) {
+      const example = serverPath && !new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(serverPath) ? ` (such as ${baseUrl}${serverPath})` : '';
+      hints.push(`${answered.filter((r) => r.status === 404).length} of ${answered.length} valid requests were answered 404: does --base-url end in the API's base path${serverPath ? ` (${serverPath}, from the spec's server URL)` : ''}${example}?`);
+    }
     const exercised = list.filter((op) => op.requests.some((r) => r.status !== null && r.status !== undefined)).length;
     const successValidated = list.filter((op) => op.successValidated).length;
     const unproven = list.filter((op) => !op.successValidated && op.tally.fail === 0).length;
@@ -980,7 +1057,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const unusable = partial.abort !== undefined && /^the target (is unusable|could not be reached)/.test(partial.abort);
     const exitCode: 0 | 1 | 2 = dry ? (partial.abort && !partial.target ? 2 : 0) : unusable ? 2 : tally.fail > 0 ? 1 : partial.abort || unproven > 0 ? 2 : 0;
     return {
-      ...partial, cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
+      ...partial, hints, cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
       coverage: { selected: list.length, total: ops.length, exercised, successValidated, unproven },
       durationMs: Math.round(performance.now() - started),
     };

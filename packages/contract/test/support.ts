@@ -29,3 +29,12 @@ export function findings(result: ContractResult, outcome: 'fail' | 'warn' | 'ski
 /** "operationId › check" of each finding, once each, sorted. */
 export const keys = (list: Finding[]): string[] => [...new Set(list.map((f) => `${f.op} › ${f.check}`))].sort();
 export const checkNames = (result: ContractResult): Set<string> => new Set(result.operations.flatMap((op) => op.requests.flatMap((r) => r.checks.map((c) => c.name))));
+
+/** The rows of the operations table: from its header to the first blank line. */
+export const tableOf = (text: string): string[] => {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => /^ {2}operation +passed failed warned skipped {2}first problem$/.test(l));
+  if (start < 0) return [];
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end < 0 ? undefined : end);
+};
