@@ -17,7 +17,7 @@ import { type Auth, buildRequest, type BodyValue, type Params } from './requests
 import { type ExchangeView, referenceParameter, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
-import { createNamer } from './unique.js';
+import { createNamer, UNIQUE_FIELDS } from './unique.js';
 import { createVariantDeriver, type Variant } from './variants.js';
 
 export const MOCK_TOKEN = 'contract-kit-mock-token';
@@ -468,7 +468,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const authFor = (op: Operation): Auth => (op.security === 'public' || !mainToken ? { kind: 'none' } : { kind: 'token', token: mainToken });
 
   // ---- the checks of one operation ---------------------------------------------------------
-  interface Prepared { params: Params; owner?: Resource; bodies: { name: string; value: unknown }[]; body: Operation['body'] }
+  /** A request body example; `renamed`: the same with the run's names, sent when `value`'s names are taken. */
+  interface ExampleBody { name: string; value: unknown; renamed?: unknown }
+  interface Prepared { params: Params; owner?: Resource; bodies: ExampleBody[]; body: Operation['body'] }
 
   async function prepare(op: Operation, into: RequestRecord[], prefer?: Resource): Promise<Prepared | string> {
     if (op.writes && !safety.writes) return 'it changes state, and the target is neither the mock nor a loopback address: --allow-writes runs it';
@@ -477,7 +479,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const { params, owner, missing } = await paramsFor(op, into, prefer);
     if (missing) return missing;
     const body = op.body;
-    let bodies: { name: string; value: unknown }[] = [];
+    let bodies: ExampleBody[] = [];
     if (body) {
       const valid = body.examples.filter((e) => views.validate('request', body.schemaPointer, e.value).valid);
       if (body.required && !valid.length) return `no valid request body example for ${body.mediaType}: give the request body a named example`;
@@ -485,9 +487,10 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       for (const example of valid) {
         const r = withReferences(op, example.value, { ...(owner?.bindings ?? {}), ...params.path });
         if (r.missing) { reasons.push(r.missing); continue; }
-        // What a create makes gets a name of this run: no collision with what an earlier run left.
-        const named = stateful && registry.kindOf(op) ? namer.rename(r.value, (c) => views.validate('request', body.schemaPointer, c).valid) : r.value;
-        bodies.push({ name: example.name, value: named });
+        // What a create makes is named as the example says; if that name is taken (what an earlier
+        // run, or another area's example, made), it is sent again with a name of this run.
+        const renamed = stateful && registry.kindOf(op) ? namer.rename(r.value, (c) => views.validate('request', body.schemaPointer, c).valid) : r.value;
+        bodies.push({ name: example.name, value: r.value, ...(renamed !== r.value ? { renamed } : {}) });
       }
       if (!bodies.length && body.required) return reasons[0] ?? 'no request body could be built';
       if (!bodies.length) bodies = [];
@@ -509,12 +512,27 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         return i > 0 && stateful && a.status !== undefined && a.status < 500 && !is2xx(a.status) && sentList.some((s) => is2xx(s.answer.status))
           ? checks.map((c) => ({ ...warn(c.name, `${c.reason}; an earlier example succeeded, and the examples may conflict under the service's rules`) })) : checks;
       };
-      const sent = await exchange(op, result.requests, label, 'positive', { params: prepared.params, body: example && bodyValue(prepared.body, example.value), auth: authFor(op) },
-        (a) => [...success(a), ...pageChecks(op, a, prepared.params)], { settle: stateful && op.writes });
-      noteCreated(op, prepared.params, example?.value, sent, result);
+      const checks = (a: Answer) => [...success(a), ...pageChecks(op, a, prepared.params)];
+      const send = (value: unknown, as: string, judge: (a: Answer) => Check[]) => exchange(op, result.requests, as, 'positive',
+        { params: prepared.params, body: example && bodyValue(prepared.body, value), auth: authFor(op) }, judge, { settle: stateful && op.writes });
+      let value = example?.value;
+      let sent = await send(value, label, (a) => (example?.renamed !== undefined && nameTaken(a, example.value) ? [] : checks(a)));
+      if (example?.renamed !== undefined && nameTaken(sent.answer, example.value)) {
+        value = example.renamed;
+        sent = await send(value, `${label}, with this run's names (the example's are taken)`, checks);
+        example.value = value; // what later requests of this operation build on
+      }
+      noteCreated(op, prepared.params, value, sent, result);
       sentList.push(sent);
     }
     return sentList;
+  }
+
+  /** Whether a 400 refuses a name of `body` (a label or domain that exists) by naming its field. */
+  function nameTaken(answer: Answer, body: unknown): boolean {
+    if (answer.status !== 400 || !isObject(body)) return false;
+    const fields = ((answer.json as any)?.errors ?? []).map((e: any) => e?.field);
+    return UNIQUE_FIELDS.some((field) => typeof body[field] === 'string' && fields.includes(field));
   }
 
   async function negativeRequests(op: Operation, result: OperationResult, prepared: Prepared): Promise<void> {
@@ -842,14 +860,31 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     }
   }
 
+  /**
+   * Before a delete: the object it addresses may be gone already (a rebuild replaced the nodes of
+   * its config, a delete of its parent took it along); then another is made to delete.
+   */
+  async function stillThere(op: Operation): Promise<void> {
+    const read = ops.find((o) => o.method === 'get' && o.path === op.path);
+    const { values, owner } = registry.bind(op);
+    if (!read || !owner || pathParameterNames(op.path).some((name) => values[name] === undefined)) return;
+    const { answer } = await exchange(read, setup, `is what ${op.id} deletes still there?`, 'setup', { params: { path: values, query: {}, header: {} }, auth: authFor(read) }, () => []);
+    if (answer.status !== 404) return;
+    registry.removed(owner);
+    const creator = ordered.find((c) => registry.kindOf(c) === owner.kind);
+    if (creator) await runSetupCreate(creator).catch((error) => { if (!(error instanceof Stop)) throw error; });
+  }
+
   /** A create that only provides what selected operations need (their results are not counted). */
   async function runSetupCreate(op: Operation): Promise<void> {
     const prepared = await prepare(op, setup);
     if (typeof prepared === 'string') { notes.push(`setup: ${op.id} was not run: ${prepared}`); return; }
     if (prepared.owner) await settled(prepared.owner, setup);
     for (const example of prepared.bodies.length ? prepared.bodies.slice(0, 1) : [null]) {
-      const sent = await exchange(op, setup, `setup: ${op.id}`, 'setup', { params: prepared.params, body: example && bodyValue(prepared.body, example.value), auth: authFor(op) }, () => [], { settle: stateful });
-      noteCreated(op, prepared.params, example?.value, sent);
+      // Not checked against the examples: named by this run from the start.
+      const value = example?.renamed ?? example?.value;
+      const sent = await exchange(op, setup, `setup: ${op.id}`, 'setup', { params: prepared.params, body: example && bodyValue(prepared.body, value), auth: authFor(op) }, () => [], { settle: stateful });
+      noteCreated(op, prepared.params, value, sent);
     }
   }
 
@@ -935,20 +970,27 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       else await runSetupCreate(op).catch((error) => { if (!(error instanceof Stop)) throw error; });
       if (abort) break;
     }
-    // 2. reads, updates and actions; 3. account-wide destructive actions
+    // 2. reads, updates and actions; 3. destructive actions on one object
     const middle = selected.filter((op) => !ordered.includes(op) && op.method !== 'delete');
     const reads = middle.filter((op) => !op.writes);
+    // Changes of children before actions on their parent (a rebuild replaces a config's nodes, so
+    // the node it made is updated first), and undoing actions (detach, shut down) after the others.
     const changes = middle.filter((op) => op.writes && !op.destructive)
-      .sort((a, b) => Number(UNDOING.test(a.id)) - Number(UNDOING.test(b.id)) || pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
+      .sort((a, b) => Number(UNDOING.test(a.id)) - Number(UNDOING.test(b.id)) || pathParameterNames(b.path).length - pathParameterNames(a.path).length || a.index - b.index);
+    // A destructive action on one object (cancel an instance's backups) runs before that object is
+    // deleted; one on the whole account (cancel Object Storage) after the deletes it would pre-empt.
     const destructive = middle.filter((op) => op.destructive);
+    const onObjects = destructive.filter((op) => pathParameterNames(op.path).length > 0);
+    const accountWide = destructive.filter((op) => pathParameterNames(op.path).length === 0);
     if (!abort) await pool(reads, options.concurrency ?? 1, runSafely);
     if (!abort) await pool(changes, options.concurrency ?? 1, runSafely);
     // 4. 405 for a method each path lacks
     if (!abort) await methodProbes();
-    if (!abort) for (const op of destructive) { await runSafely(op); if (abort) break; }
-    // 5. deletes, children first
+    if (!abort) for (const op of onObjects) { await runSafely(op); if (abort) break; }
+    // 5. deletes, children first; 6. account-wide destructive actions
     const deletes = selected.filter((op) => op.method === 'delete').sort((a, b) => b.path.split('/').length - a.path.split('/').length || a.index - b.index);
-    if (!abort) for (const op of deletes) { await runSafely(op); if (abort) break; }
+    if (!abort) for (const op of deletes) { await stillThere(op); await runSafely(op); if (abort) break; }
+    if (!abort) for (const op of accountWide) { await runSafely(op); if (abort) break; }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
   }

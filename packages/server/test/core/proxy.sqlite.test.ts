@@ -63,7 +63,7 @@ describe('the mock as a validating proxy in front of the server', () => {
   it(`passes a whole contract-kit run over ${tags.join(', ')} with zero violations`, async () => {
     const logged: string[] = [];
     const proxy = await proxyTo(t.baseUrl, logged);
-    const result = await runContract({ baseUrl: proxy.baseUrl, token: TOKENS.full.token, only: tags, timeoutMs: 60_000 });
+    const result = await runContract({ baseUrl: proxy.baseUrl, token: TOKENS.full.token, only: tags, allowDestructive: true, timeoutMs: 60_000 });
     const report = formatReport(result, { verbose: true });
     expect(result.target, report).toBe('implementation');
     expect(unexpectedFailures(result), report).toEqual([]);

@@ -11,15 +11,3 @@ export async function prepare(_api: Api): Promise<void> {
   process.env.AXFR_PORT = String(nameServer.port);
   process.env.AXFR_RESOLVE = 'ns1.legacy.example=127.0.0.1';
 }
-
-// The spec's examples tell one story in which the tag `production` is on a domain, a volume, an
-// instance and a balancer. The kit runs the operations in the bundle's order, so createDomain's
-// example (a domain tagged `production`) creates that tag before createTag's example tries to
-// create it: a 400 by the Tags rule (a label that exists), and the kit then has no tag of its own
-// to follow to deleteTag and listTaggedObjects. test/tags checks those three operations.
-const tagCreatedByDomainExample = 'createDomain\'s example has already created the tag `production` that createTag\'s example creates (examples of two areas conflict under the Tags rule)';
-export const waivers = {
-  createTag: tagCreatedByDomainExample,
-  deleteTag: `follows createTag's link: ${tagCreatedByDomainExample}`,
-  listTaggedObjects: `follows createTag's link: ${tagCreatedByDomainExample}`,
-};

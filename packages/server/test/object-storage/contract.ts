@@ -15,5 +15,4 @@ export async function prepare(api: Api): Promise<void> {
 
 export const waivers = {
   deleteBucket: 'the bucket the kit\'s links name holds photos/cat.jpg, which the object ACL examples need; a non-empty bucket cannot be deleted, and no operation of the spec deletes an object',
-  cancelObjectStorage: 'a kit limitation: it runs account-wide destructive actions only with allowDestructive, and then before the deletes, which would find every bucket gone (404)',
 };
