@@ -11,7 +11,7 @@ export { default as volumes } from './volumes/index.js';
 
 // balancers (part 2): replace this line with its export line
 
-// compute (part 3): replace this line with its export line
+export { default as compute } from './compute/index.js';
 
 // domains (part 2): replace this line with its export line
 
