@@ -335,6 +335,7 @@ describe('actions', () => {
     if (month < 12) expect((await refused(full.get(`/compute/instances/${instance.id}/stats/${year}/${month + 1}`)))[0]!.field).toBe('month');
     expect(await ok(full.get(`/compute/instances/${instance.id}/transfer`))).toEqual({ used: 0, quota: 4000, billable: 0 });
     expect(await ok(full.get(`/compute/instances/${instance.id}/transfer/2020/2`))).toEqual({ bytes_in: 0, bytes_out: 0, bytes_total: 0 });
+    expect((await refused(full.get(`/compute/instances/${instance.id}/transfer/${year + 1}/1`)))[0]!.field).toBe('year');
   });
 });
 

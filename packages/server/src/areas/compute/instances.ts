@@ -14,13 +14,13 @@ import { paginate, paginateList } from '../../core/store/pagination.js';
 import { setTags, tagsOf, untagObject } from '../../core/tagging.js';
 import { IMAGE_ENTITY, notExpired, rowIdOf } from '../images/store.js';
 import { settle } from '../../core/clock.js';
-import { clearContents, save, saveAll, sizeOf, writeContents } from './contents.js';
+import { clearContents, save, sizeOf, writeContents } from './contents.js';
 import type { Contents } from './contents.js';
 import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAGE, strongEnough } from './model.js';
 import type { InstanceType } from './model.js';
 import { changeState, checkDevices, checkInterfaces, requireRegion, requireSteady, requireType } from './rules.js';
 import { statsOf, transferOf, transferOfMonth } from './stats.js';
-import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, json, selectInstances, shownInstance, toInstances } from './store.js';
+import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, json, shownInstance, toInstances } from './store.js';
 import type { Alerts, InstanceRow, InstanceStatus } from './store.js';
 
 type CreateBody = components['schemas']['ComputeInstanceCreateRequest'];
@@ -77,7 +77,9 @@ const provisioned = (ctx: HandlerContext, booted: boolean) => transition(ctx.clo
 async function createInstance(ctx: HandlerContext<'createComputeInstance'>) {
   const body = ctx.body as Exclude<CreateBody, null>;
   const { region, label, image, root_pass: rootPass, backup_id: backupId, booted, group, private_ip: privateIp, backups_enabled: backups, tags } = body;
+  // The user's status first, then the account grant: a restricted user sending tags hears why.
   if (tags !== undefined && tags !== null) ctx.requireGrant('unrestricted_user');
+  ctx.requireGrant('add_computes');
   requireRegion(ctx, region);
   const type = requireType(body.type);
   const interfaces = checkInterfaces(ctx, body.interfaces ?? [], region);
@@ -145,8 +147,8 @@ export const instanceHandlers = defineHandlers({
 
   getComputeInstance: async (ctx) => shownInstance(ctx.db, await instanceOrNotFound(ctx.db, ctx.params.computeId), ctx.clock),
 
-  // `add_computes` is checked before this runs; `unrestricted_user` when tags are sent.
-  createComputeInstance: { conditionalGrants: ['unrestricted_user'], handle: (ctx) => createInstance(ctx as never) },
+  // `add_computes` always and `unrestricted_user` when tags are sent, both checked by the handler.
+  createComputeInstance: { conditionalGrants: ['unrestricted_user', 'add_computes'], handle: (ctx) => createInstance(ctx as never) },
 
   updateComputeInstance: {
     conditionalGrants: ['unrestricted_user'],
@@ -321,7 +323,10 @@ export const instanceHandlers = defineHandlers({
 
   getComputeTransfer: async (ctx) => transferOf(await instanceOrNotFound(ctx.db, ctx.params.computeId)),
 
-  getComputeTransferByMonth: async (ctx) => transferOfMonth(await instanceOrNotFound(ctx.db, ctx.params.computeId), ctx.clock.now(), ctx.params),
+  getComputeTransferByMonth: async (ctx) => {
+    await instanceOrNotFound(ctx.db, ctx.params.computeId);
+    return transferOfMonth(ctx.clock.now(), ctx.params);
+  },
 
   // The volumes attached to the instance, shown as the Volumes area shows them.
   listComputeVolumes: async (ctx) => {
@@ -344,4 +349,3 @@ export const instanceHandlers = defineHandlers({
   },
 });
 
-export { deleteInstance, checkDevices, saveAll };

@@ -22,17 +22,19 @@ function statsBetween(row: InstanceRow, from: number, to: number, step: number, 
   return { title: `${row.label} (${row.id}), ${period}`, data: { cpu: s(10), io: { io: s(5), swap: s(1) }, netv4: net(), netv6: net() } };
 }
 
-/**
- * The past 24 hours, or a month: in the past or the current one (then the past 30 days); a
- * future month is a 400.
- */
-export function statsOf(row: InstanceRow, now: number, month?: { year: number; month: number }): Stats {
-  if (!month) return statsBetween(row, now - DAY, now, HOUR, 'past 24 hours');
+/** A month of statistics or transfer must be in the past or the current one: a future month is a 400. */
+function requirePastOrCurrent(now: number, month: { year: number; month: number }): 'past' | 'current' {
   const today = new Date(now);
   const [year, current] = [today.getUTCFullYear(), today.getUTCMonth() + 1];
-  if (month.year > year) throw badRequest(`Statistics exist only for past months and the current one; ${month.year} is in the future`, 'year');
-  if (month.year === year && month.month > current) throw badRequest(`Statistics exist only for past months and the current one; ${month.year}-${month.month} is in the future`, 'month');
-  if (month.year === year && month.month === current) return statsBetween(row, now - 30 * DAY, now, DAY, 'past 30 days');
+  if (month.year > year) throw badRequest(`Only past months and the current one have statistics; ${month.year} is in the future`, 'year');
+  if (month.year === year && month.month > current) throw badRequest(`Only past months and the current one have statistics; ${month.year}-${month.month} is in the future`, 'month');
+  return month.year === year && month.month === current ? 'current' : 'past';
+}
+
+/** The past 24 hours, or a month: a past one, or the current one (then the past 30 days). */
+export function statsOf(row: InstanceRow, now: number, month?: { year: number; month: number }): Stats {
+  if (!month) return statsBetween(row, now - DAY, now, HOUR, 'past 24 hours');
+  if (requirePastOrCurrent(now, month) === 'current') return statsBetween(row, now - 30 * DAY, now, DAY, 'past 30 days');
   const start = Date.UTC(month.year, month.month - 1, 1);
   return statsBetween(row, start, Date.UTC(month.year, month.month, 1) - DAY, DAY, `${month.year}-${String(month.month).padStart(2, '0')}`);
 }
@@ -42,8 +44,8 @@ export function transferOf(row: InstanceRow) {
   return { used: 0, quota: specsOf(row.type).transfer, billable: 0 };
 }
 
-/** A given month: nothing transferred (no machine runs); a future month is a 400, as for stats. */
-export function transferOfMonth(row: InstanceRow, now: number, month: { year: number; month: number }) {
-  statsOf(row, now, month);
+/** A given month, past or current: nothing transferred (no machine runs here). */
+export function transferOfMonth(now: number, month: { year: number; month: number }) {
+  requirePastOrCurrent(now, month);
   return { bytes_in: 0, bytes_out: 0, bytes_total: 0 };
 }
