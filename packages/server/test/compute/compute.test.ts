@@ -382,6 +382,13 @@ describe('clone', () => {
     await refused(full.post(`/compute/instances/${source.id}/clone`, { compute_id: busy.id, region: 'us-east' }));
   });
 
+  it('cloning an instance with a VLAN to a region without VLANs does not start', async () => {
+    const source = await deploy({ interfaces: [{ purpose: 'public' }, { purpose: 'vlan', label: 'private-net' }] });
+    expect((await refused(full.post(`/compute/instances/${source.id}/clone`, { region: 'us-west', type: 'g6-standard-2' })))[0]!.field).toBe('region');
+    expect((await ok(full.post(`/compute/instances/${source.id}/clone`, { region: 'ca-central', type: 'g6-standard-2' }))).region).toBe('ca-central');
+    expect((await ok(full.post(`/compute/instances/${source.id}/clone`, { region: 'us-west', type: 'g6-standard-2', configs: [] }))).region).toBe('us-west');
+  });
+
   it('at most five concurrent clones from one source: the sixth is a 400', async () => {
     const source = await deploy({ type: 'g6-nanode-1' });
     const answers = await withTransitions(60_000, () => Promise.all(Array.from({ length: 7 }, () => full.post(`/compute/instances/${source.id}/clone`, { region: 'us-east', type: 'g6-nanode-1' }))));

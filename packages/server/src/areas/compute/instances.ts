@@ -16,7 +16,7 @@ import { IMAGE_ENTITY, notExpired, rowIdOf } from '../images/store.js';
 import { settle } from '../../core/clock.js';
 import { clearContents, save, sizeOf, writeContents } from './contents.js';
 import type { Contents } from './contents.js';
-import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAGE, strongEnough } from './model.js';
+import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAGE, strongEnough, VLAN_CAPABILITY } from './model.js';
 import type { InstanceType } from './model.js';
 import { changeState, checkDevices, checkInterfaces, requireRegion, requireSteady, requireType } from './rules.js';
 import { statsOf, transferOf, transferOfMonth } from './stats.js';
@@ -302,6 +302,9 @@ export const instanceHandlers = defineHandlers({
         }
       } else {
         requireRegion(ctx, body.region!);
+        // A profile with a VLAN interface cannot move to a region without VLANs: the clone does not start.
+        const vlan = contents.configs.find((c) => json<{ purpose: string }[]>(c.fields.interfaces).some((i) => i.purpose === 'vlan'));
+        if (vlan && !ctx.catalogue.region(body.region!)!.capabilities.includes(VLAN_CAPABILITY)) throw badRequest(`Config ${vlan.fields.label} has a VLAN interface and region ${body.region} has no VLANs`, 'region');
         const type = requireType(body.type!);
         if (sizeOf(contents.disks) > type.disk) throw badRequest(`Type ${type.id} has ${type.disk} MB of disk; the clone needs ${sizeOf(contents.disks)} MB`, 'type');
         targetId = await insertInstance(trx, ctx, {
