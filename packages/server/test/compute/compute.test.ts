@@ -187,6 +187,18 @@ describe('compute instances', () => {
       { id: expect.any(Number), purpose: 'vlan', label: 'backend', ipam_address: '10.0.0.1/24' },
     ]);
   });
+
+  it('a region has at most ten VLANs', async () => {
+    const instance = await deploy({ region: 'ca-central' });
+    const vlans = (n: number) => [{ purpose: 'vlan', label: `net-${n}` }];
+    for (let n = 0; n < 10; n++) await ok(full.post(`/compute/instances/${instance.id}/configs`, { label: `c${n}`, devices: {}, interfaces: vlans(n) }));
+    expect((await refused(full.post(`/compute/instances/${instance.id}/configs`, { label: 'c10', devices: {}, interfaces: [{ purpose: 'public' }, ...vlans(10)] })))[0]!.field).toBe('interfaces.1.label');
+    expect((await refused(full.post('/compute/instances', { region: 'ca-central', type: 'g6-standard-2', image: 'compute/debian11', root_pass: PASSWORD, interfaces: vlans(11) })))[0]!.field).toBe('interfaces.0.label');
+    await ok(full.post(`/compute/instances/${instance.id}/configs`, { label: 'reuse', devices: {}, interfaces: vlans(3) }));
+    await deploy({ region: 'us-east', interfaces: vlans(10) });
+    const source = await deploy({ interfaces: vlans(12) });
+    expect((await refused(full.post(`/compute/instances/${source.id}/clone`, { region: 'ca-central', type: 'g6-standard-2' })))[0]!.field).toBe('region');
+  });
 });
 
 describe('backups', () => {
@@ -385,7 +397,7 @@ describe('clone', () => {
   it('cloning an instance with a VLAN to a region without VLANs does not start', async () => {
     const source = await deploy({ interfaces: [{ purpose: 'public' }, { purpose: 'vlan', label: 'private-net' }] });
     expect((await refused(full.post(`/compute/instances/${source.id}/clone`, { region: 'us-west', type: 'g6-standard-2' })))[0]!.field).toBe('region');
-    expect((await ok(full.post(`/compute/instances/${source.id}/clone`, { region: 'ca-central', type: 'g6-standard-2' }))).region).toBe('ca-central');
+    expect((await ok(full.post(`/compute/instances/${source.id}/clone`, { region: 'us-east', type: 'g6-standard-2' }))).region).toBe('us-east');
     expect((await ok(full.post(`/compute/instances/${source.id}/clone`, { region: 'us-west', type: 'g6-standard-2', configs: [] }))).region).toBe('us-west');
   });
 

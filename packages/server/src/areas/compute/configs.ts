@@ -6,7 +6,7 @@ import { badRequest } from '../../core/errors.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { DEFAULT_KERNEL, PARAVIRT_ONLY_SLOTS } from './model.js';
-import { checkDevices, checkInterfaces, requireType } from './rules.js';
+import { checkDevices, checkInterfaces, requireType, requireVlanRoom } from './rules.js';
 import { configOrNotFound, instanceOrNotFound, json, toConfigs } from './store.js';
 import type { ConfigRow, InstanceRow, StoredDevices } from './store.js';
 
@@ -34,12 +34,14 @@ async function columnsOf(ctx: HandlerContext, trx: Trx, instance: InstanceRow, b
     const used = Object.keys(devices).find((slot) => PARAVIRT_ONLY_SLOTS.includes(slot));
     if (used) throw badRequest(`The profile uses ${used}, unavailable when virt_mode is fullvirt (sde to sdh): move it first`, 'virt_mode');
   }
+  const interfaces = body.interfaces ? checkInterfaces(ctx, body.interfaces, instance.region) : undefined;
+  if (interfaces) await requireVlanRoom(trx, instance.region, interfaces);
   const columns = {
     label: body.label ?? current?.label ?? '',
     devices: JSON.stringify(devices),
     comments: body.comments !== undefined ? body.comments : current?.comments ?? null,
     helpers: JSON.stringify({ ...(current ? json<object>(current.helpers) : DEFAULT_HELPERS), ...Object.fromEntries(Object.entries(body.helpers ?? {}).filter(([, v]) => v != null)) }),
-    interfaces: body.interfaces ? JSON.stringify(checkInterfaces(ctx, body.interfaces, instance.region)) : current?.interfaces ?? '[]',
+    interfaces: interfaces ? JSON.stringify(interfaces) : current?.interfaces ?? '[]',
     kernel,
     memory_limit: body.memory_limit ?? current?.memory_limit ?? requireType(instance.type).memory,
     root_device: body.root_device !== undefined || !current ? rootDevice(body.root_device) : current.root_device,

@@ -18,7 +18,7 @@ import { clearContents, save, sizeOf, writeContents } from './contents.js';
 import type { Contents } from './contents.js';
 import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAGE, strongEnough, VLAN_CAPABILITY } from './model.js';
 import type { InstanceType } from './model.js';
-import { changeState, checkDevices, checkInterfaces, requireRegion, requireSteady, requireType } from './rules.js';
+import { changeState, checkDevices, checkInterfaces, requireRegion, requireSteady, requireType, requireVlanRoom } from './rules.js';
 import { statsOf, transferOf, transferOfMonth } from './stats.js';
 import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, json, shownInstance, toInstances } from './store.js';
 import type { Alerts, InstanceRow, InstanceStatus } from './store.js';
@@ -92,6 +92,7 @@ async function createInstance(ctx: HandlerContext<'createComputeInstance'>) {
     const deployed = await deployableImage(ctx, image);
     const swap = body.swap_size ?? DEFAULT_SWAP_MB;
     if (deployed.size + swap > type.disk) throw badRequest(`Type ${type.id} has ${type.disk} MB of disk; the image needs ${deployed.size} MB and the swap ${swap} MB`, 'type');
+    await requireVlanRoom(ctx.db, region, interfaces);
     contents = imageContents(deployed, type, swap, interfaces);
     boots = booted ?? true;
     state = provisioned(ctx, boots);
@@ -305,6 +306,7 @@ export const instanceHandlers = defineHandlers({
         // A profile with a VLAN interface cannot move to a region without VLANs: the clone does not start.
         const vlan = contents.configs.find((c) => json<{ purpose: string }[]>(c.fields.interfaces).some((i) => i.purpose === 'vlan'));
         if (vlan && !ctx.catalogue.region(body.region!)!.capabilities.includes(VLAN_CAPABILITY)) throw badRequest(`Config ${vlan.fields.label} has a VLAN interface and region ${body.region} has no VLANs`, 'region');
+        await requireVlanRoom(trx, body.region!, contents.configs.flatMap((c) => json<object[]>(c.fields.interfaces)), 'region');
         const type = requireType(body.type!);
         if (sizeOf(contents.disks) > type.disk) throw badRequest(`Type ${type.id} has ${type.disk} MB of disk; the clone needs ${sizeOf(contents.disks)} MB`, 'type');
         targetId = await insertInstance(trx, ctx, {

@@ -59,6 +59,7 @@ export const PARAVIRT_ONLY_SLOTS: readonly string[] = ['sde', 'sdf', 'sdg', 'sdh
 /** At most this many clones of one source run at once; at most this many volumes per profile. */
 export const MAX_CONCURRENT_CLONES = 5;
 export const MAX_VOLUMES_PER_CONFIG = 8;
+export const MAX_VLANS_PER_REGION = 10;
 
 export const DEFAULT_KERNEL = 'compute/latest-64bit';
 export const DEFAULT_SWAP_MB = 512;

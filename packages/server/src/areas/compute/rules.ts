@@ -8,9 +8,9 @@ import type { StateColumns } from '../../core/clock.js';
 import { badRequest } from '../../core/errors.js';
 import { forUpdate } from '../../core/store/db.js';
 import type { Db, Trx } from '../../core/store/db.js';
-import { COMPUTE_CAPABILITY, instanceType, PARAVIRT_ONLY_SLOTS, SLOTS, STEADY, VLAN_CAPABILITY } from './model.js';
+import { COMPUTE_CAPABILITY, instanceType, MAX_VLANS_PER_REGION, PARAVIRT_ONLY_SLOTS, SLOTS, STEADY, VLAN_CAPABILITY } from './model.js';
 import type { InstanceType, Slot } from './model.js';
-import { instanceOrNotFound } from './store.js';
+import { instanceOrNotFound, json } from './store.js';
 import type { InstanceRow, InstanceStatus, StoredDevices } from './store.js';
 
 type InterfaceInput = components['schemas']['ComputeInterfaceInput'];
@@ -45,6 +45,23 @@ export function checkInterfaces(ctx: Pick<HandlerContext, 'catalogue'>, interfac
     if (address) addresses.add(address);
     return { purpose: 'vlan', label: entry.label, ipam_address: address };
   });
+}
+
+/**
+ * At most ten VLANs per region: a label not yet used by a profile of an instance in the region
+ * makes a new VLAN. Only profiles naming a VLAN are read.
+ */
+export async function requireVlanRoom(db: Db | Trx, region: string, interfaces: readonly object[], field = 'interfaces'): Promise<void> {
+  const wanted = (interfaces as { purpose: string; label: string }[]).map((i, index) => ({ ...i, index })).filter((i) => i.purpose === 'vlan');
+  if (!wanted.length) return;
+  const rows = await db.selectFrom('compute_configs').innerJoin('compute_instances', 'compute_instances.id', 'compute_configs.compute_id')
+    .select('compute_configs.interfaces').where('compute_instances.region', '=', region).where('compute_configs.interfaces', 'like', '%"vlan"%').execute();
+  const existing = new Set(rows.flatMap((r) => json<{ purpose: string; label: string }[]>(r.interfaces).filter((i) => i.purpose === 'vlan').map((i) => i.label)));
+  for (const entry of wanted) {
+    if (existing.has(entry.label)) continue;
+    if (existing.size >= MAX_VLANS_PER_REGION) throw badRequest(`Region ${region} already has ${MAX_VLANS_PER_REGION} VLANs, the most a region can have; use one of them`, field === 'interfaces' ? `${field}.${entry.index}.label` : field);
+    existing.add(entry.label);
+  }
 }
 
 /**
