@@ -4,7 +4,7 @@ import { defineHandlers } from '../../core/area.js';
 import { settle, transition } from '../../core/clock.js';
 import { badRequest } from '../../core/errors.js';
 import { clearContents, saveAll, sizeOf, writeContents } from './contents.js';
-import { changeState, requireSteady, requireType } from './rules.js';
+import { changeState, lockInstance, requireSteady, requireType } from './rules.js';
 import { backupOrNotFound, COMPUTE_KIND, disksOf, findInstance, instanceOrNotFound, json, toBackup } from './store.js';
 import type { SavedConfig, SavedDisk } from './store.js';
 
@@ -30,7 +30,7 @@ export const backupHandlers = defineHandlers({
   createComputeSnapshot: async (ctx) => {
     const { computeId } = ctx.params;
     const row = await ctx.write(async (trx) => {
-      const instance = await changeState(trx, ctx, computeId, () => null); // locks the instance
+      const instance = await lockInstance(trx, computeId);
       const now = ctx.clock.now();
       const snapshots = await trx.selectFrom('compute_backups').selectAll().where('compute_id', '=', computeId).where('type', '=', 'snapshot').execute();
       if (snapshots.some((s) => settle(s, now) !== 'successful')) throw badRequest(`A snapshot of compute instance ${computeId} is in progress; wait for it to finish`);

@@ -4,21 +4,19 @@
 import type { components } from '@cloudapi/types';
 import { defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
-import { steady, transition } from '../../core/clock.js';
+import { settle, steady, transition } from '../../core/clock.js';
 import type { StateColumns } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
-import { forUpdate } from '../../core/store/db.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate, paginateList } from '../../core/store/pagination.js';
 import { setTags, tagsOf, untagObject } from '../../core/tagging.js';
 import { IMAGE_ENTITY, notExpired, rowIdOf } from '../images/store.js';
-import { settle } from '../../core/clock.js';
 import { clearContents, save, sizeOf, writeContents } from './contents.js';
 import type { Contents } from './contents.js';
 import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAGE, strongEnough, VLAN_CAPABILITY } from './model.js';
 import type { InstanceType } from './model.js';
-import { changeState, checkDevices, checkInterfaces, requireRegion, requireSteady, requireType, requireVlanRoom } from './rules.js';
+import { changeState, checkDevices, checkInterfaces, lockInstance, requireRegion, requireSteady, requireType, requireVlanRoom } from './rules.js';
 import { statsOf, transferOf, transferOfMonth } from './stats.js';
 import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, json, shownInstance, toInstances } from './store.js';
 import type { Alerts, InstanceRow, InstanceStatus } from './store.js';
@@ -276,8 +274,7 @@ export const instanceHandlers = defineHandlers({
     const { computeId } = ctx.params;
     const body = ctx.body as { configs?: number[]; disks?: number[]; group?: string; region?: string; type?: string; label?: string; backups_enabled?: boolean; private_ip?: boolean; compute_id?: number };
     const row = await ctx.write(async (trx) => {
-      await forUpdate(trx, trx.selectFrom('compute_instances').select('id').where('id', '=', computeId)).executeTakeFirst();
-      const source = await instanceOrNotFound(trx, computeId);
+      const source = await lockInstance(trx, computeId);
       const now = ctx.clock.now();
       const running = await trx.selectFrom('compute_clone_jobs').select((eb) => eb.fn.countAll().as('n')).where('source_id', '=', computeId).where('finishes_at', '>', now).executeTakeFirst();
       if (Number(running?.n ?? 0) >= MAX_CONCURRENT_CLONES) throw badRequest(`Compute instance ${computeId} already has ${MAX_CONCURRENT_CLONES} clones in progress; at most ${MAX_CONCURRENT_CLONES} run at once`);

@@ -97,6 +97,12 @@ export function requireSteady(id: number, status: InstanceStatus, action: string
   }
 }
 
+/** Reads an instance under a row lock (PostgreSQL), so that rules counted on it do not race. */
+export async function lockInstance(trx: Trx, id: number): Promise<InstanceRow> {
+  await forUpdate(trx, trx.selectFrom('compute_instances').select('id').where('id', '=', id)).executeTakeFirst();
+  return instanceOrNotFound(trx, id);
+}
+
 /**
  * Changes an instance's state as `plan` says from the state it is in (settled on the clock), in
  * one conditional UPDATE under a row lock: of two requests racing, the second sees the first's
@@ -104,8 +110,7 @@ export function requireSteady(id: number, status: InstanceStatus, action: string
  */
 export async function changeState(trx: Trx, ctx: Pick<HandlerContext, 'clock'>, id: number, plan: (current: InstanceStatus, row: InstanceRow) => StateColumns<InstanceStatus> | null): Promise<InstanceRow> {
   const now = ctx.clock.now();
-  await forUpdate(trx, trx.selectFrom('compute_instances').select('id').where('id', '=', id)).executeTakeFirst();
-  const row = await instanceOrNotFound(trx, id);
+  const row = await lockInstance(trx, id);
   const current = settle(row, now);
   const columns = plan(current, row);
   if (!columns) return row;
