@@ -11,7 +11,7 @@ export { default as volumes } from './volumes/index.js';
 
 export { default as balancers } from './balancers/index.js';
 
-// compute (part 3): replace this line with its export line
+export { default as compute } from './compute/index.js';
 
 export { default as domains } from './domains/index.js';
 

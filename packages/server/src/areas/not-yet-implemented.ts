@@ -4,33 +4,4 @@
 // lines between blocks, so that areas built in parallel merge cleanly).
 export const NOT_YET_IMPLEMENTED: Record<string, string> = {
 
-  // Compute (part 3)
-  listComputeInstances: 'Compute',
-  createComputeInstance: 'Compute',
-  getComputeInstance: 'Compute',
-  updateComputeInstance: 'Compute',
-  deleteComputeInstance: 'Compute',
-  listComputeBackups: 'Compute',
-  createComputeSnapshot: 'Compute',
-  cancelComputeBackups: 'Compute',
-  enableComputeBackups: 'Compute',
-  getComputeBackup: 'Compute',
-  restoreComputeBackup: 'Compute',
-  bootComputeInstance: 'Compute',
-  cloneComputeInstance: 'Compute',
-  listComputeConfigs: 'Compute',
-  createComputeConfig: 'Compute',
-  getComputeConfig: 'Compute',
-  updateComputeConfig: 'Compute',
-  deleteComputeConfig: 'Compute',
-  rescueComputeInstance: 'Compute',
-  resizeComputeInstance: 'Compute',
-  shutDownComputeInstance: 'Compute',
-  getComputeStats: 'Compute',
-  getComputeStatsByMonth: 'Compute',
-  getComputeTransfer: 'Compute',
-  getComputeTransferByMonth: 'Compute',
-  listComputeVolumes: 'Compute',
-  listComputeKernels: 'Compute',
-  getComputeKernel: 'Compute',
 };

@@ -1,0 +1,18 @@
+// Compute: instances, their disks and configuration profiles, backups and snapshots, clones,
+// actions on the clock (boot, shutdown, rescue, resize, restore), statistics, transfer, kernels;
+// and the directory other areas ask about instances (core/services.ts).
+import { defineArea } from '../../core/area.js';
+import { backupHandlers } from './backups.js';
+import { configHandlers } from './configs.js';
+import { computes, computeTaggable } from './directory.js';
+import { instanceHandlers } from './instances.js';
+import { migrations } from './migrations.js';
+
+export default defineArea({
+  name: 'compute',
+  tags: ['Compute'],
+  migrations,
+  taggables: [computeTaggable],
+  provides: { computes },
+  handlers: { ...instanceHandlers, ...configHandlers, ...backupHandlers },
+});
