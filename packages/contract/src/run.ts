@@ -126,6 +126,8 @@ class Stop extends Error {}
 // other actions, so that it finds something to undo; when the other could not be run, there is
 // nothing to undo and the action is not proven rather than failed.
 const UNDOING = /^(detach|shutDown|disable|unassign|remove)/;
+// Actions that replace what an object holds: its children made before are gone afterwards.
+const REPLACING = /^(restore|rebuild)/;
 const OPPOSITE: Record<string, string> = { detach: 'attach', shutDown: 'boot', disable: 'enable', unassign: 'assign', remove: 'add' };
 
 /**
@@ -880,11 +882,14 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const prepared = await prepare(op, setup);
     if (typeof prepared === 'string') { notes.push(`setup: ${op.id} was not run: ${prepared}`); return; }
     if (prepared.owner) await settled(prepared.owner, setup);
-    for (const example of prepared.bodies.length ? prepared.bodies.slice(0, 1) : [null]) {
+    // Each example in turn until one is accepted: one may name objects that no longer exist (the
+    // disks of a profile after a restore replaced them).
+    for (const example of prepared.bodies.length ? prepared.bodies : [null]) {
       // Not checked against the examples: named by this run from the start.
       const value = example?.renamed ?? example?.value;
       const sent = await exchange(op, setup, `setup: ${op.id}`, 'setup', { params: prepared.params, body: example && bodyValue(prepared.body, value), auth: authFor(op) }, () => [], { settle: stateful });
       noteCreated(op, prepared.params, value, sent);
+      if (is2xx(sent.answer.status)) break;
     }
   }
 
@@ -973,10 +978,12 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     // 2. reads, updates and actions; 3. destructive actions on one object
     const middle = selected.filter((op) => !ordered.includes(op) && op.method !== 'delete');
     const reads = middle.filter((op) => !op.writes);
-    // Changes of children before actions on their parent (a rebuild replaces a config's nodes, so
-    // the node it made is updated first), and undoing actions (detach, shut down) after the others.
+    // Actions that replace what an object holds (a rebuild replaces a config's nodes, a restore an
+    // instance's disks and configs) after the other changes, so those find what the run made; and
+    // undoing actions (detach, shut down) last.
+    const rank = (op: Operation) => (UNDOING.test(op.id) ? 2 : REPLACING.test(op.id) ? 1 : 0);
     const changes = middle.filter((op) => op.writes && !op.destructive)
-      .sort((a, b) => Number(UNDOING.test(a.id)) - Number(UNDOING.test(b.id)) || pathParameterNames(b.path).length - pathParameterNames(a.path).length || a.index - b.index);
+      .sort((a, b) => rank(a) - rank(b) || pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
     // A destructive action on one object (cancel an instance's backups) runs before that object is
     // deleted; one on the whole account (cancel Object Storage) after the deletes it would pre-empt.
     const destructive = middle.filter((op) => op.destructive);

@@ -4,10 +4,7 @@
 // list, not taken from the examples).
 import type { Api } from '../support/harness.js';
 
-export const waivers = {
-  getManagedComputeSettings: 'its examples address compute instance 123; instances exist only with the Compute area (part 3)',
-  updateManagedComputeSettings: 'its examples address compute instance 123; instances exist only with the Compute area (part 3)',
-};
+export const waivers = {};
 
 export async function prepare(api: Api): Promise<void> {
   const answer = await api.post('/support/tickets', { summary: 'Monitoring alert', description: 'A monitored service stopped answering.', managed_issue: true });
