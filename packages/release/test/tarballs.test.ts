@@ -117,6 +117,15 @@ describe('the tarballs', () => {
     expect(found, workspace.dir).toEqual([]);
     expect(result.code, describeRun('attw', result)).toBe(0);
   });
+  it('are each accepted by npm publish --dry-run', async () => {
+    const results = await Promise.all(packed.map(({ tarball }) => run(npm, ['publish', '--dry-run', tarball], { cwd: scratch })));
+    packed.forEach(({ workspace }, index) => {
+      const result = results[index]!;
+      expect(result.code, describeRun(`npm publish --dry-run ${workspace.dir}`, result)).toBe(0);
+      expect(`${result.stdout}${result.stderr}`).toContain(`+ ${workspace.manifest.name}@${workspace.manifest.version}`);
+      expect(`${result.stdout}${result.stderr}`).toMatch(/public access \(dry-run\)/);
+    });
+  }, 120_000);
 });
 
 describe('a consumer of the installed packages', () => {
