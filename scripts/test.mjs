@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const turbo = require.resolve('turbo/bin/turbo');
-const args = ['run', 'lint', 'test', '--concurrency=2', ...process.argv.slice(2)];
+// --continue: one failing package does not hide the others' results from the total (tasks whose
+// dependencies failed still do not run).
+const args = ['run', 'lint', 'test', '--concurrency=2', '--continue=dependencies-successful', ...process.argv.slice(2)];
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
