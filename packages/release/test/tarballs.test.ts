@@ -99,7 +99,8 @@ describe('the tarballs', () => {
     expect(messages.map((message) => formatMessage(message, pkg)), workspace.dir).toEqual([]);
   });
 
-  it.each(['spec', 'types', 'client', 'mock', 'contract', 'docs'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
+  // Concurrently: each run is a TypeScript program of its own, and they are the slowest checks here.
+  it.concurrent.each(['spec', 'types', 'client', 'mock', 'contract', 'docs'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
     const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
     // A package that ships only ES modules says so (no "require" condition anywhere); for it the
     // CommonJS and node10 resolutions are out of scope (attw's esm-only profile). Node 20.19+
