@@ -1,7 +1,8 @@
 // `npm run docs` (through Turbo): writes dist/index.html, a self-contained Redoc page of a
 // docs-only copy of the bundle (code samples, vendor extensions in words, see src/derive.mjs),
 // and beside it the spec's bundle unchanged as dist/openapi.yaml and dist/openapi.json, and its
-// OpenAPI 3.0.3 edition as dist/openapi.3.0.{yaml,json}: the page's download links. Everything is staged and renamed into place only when all is ready.
+// OpenAPI 3.0.3 edition as dist/openapi.3.0.{yaml,json}, and a Postman collection converted from
+// that edition (src/postman.mjs): the page's download links. Everything is staged and renamed into place only when all is ready.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { operations } from '@cloudapi/spec/walk';
 import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
+import { POSTMAN_COLLECTION_FILE, postmanCollection } from '../src/postman.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,11 +80,13 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
-  for (const name of ['index.html', ...Object.keys(bundleFiles)]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
+  const collection = await postmanCollection(readFileSync(bundleFiles['openapi.3.0.json'], 'utf8'));
+  writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);
+  for (const name of ['index.html', ...Object.keys(bundleFiles), POSTMAN_COLLECTION_FILE]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
 
   const count = [...operations(derived)].length;
   console.log(`✔ docs: ${count} operations with code samples, ${replaced} CDN logo references inlined → ` +
-    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json} and openapi.3.0.{yaml,json} (${Date.now() - started} ms)`);
+    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json}, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE} (${Date.now() - started} ms)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -173,10 +173,64 @@ describe('the documentation page in Chromium, offline', () => {
       await page.screenshot({ path: path.join(resultsDir, 'docs-operation-client.png') });
 
       await page.goto(`${server.url}#/`);
-      for (const file of ['openapi.yaml', 'openapi.json', 'openapi.3.0.yaml', 'openapi.3.0.json']) {
+      for (const file of ['openapi.yaml', 'openapi.json', 'openapi.3.0.yaml', 'openapi.3.0.json', 'cloudapi.postman_collection.json']) {
         expect(await page.locator(`a[href="${file}"]`).count(), `a download link to ${file}`).toBeGreaterThan(0);
       }
       await page.screenshot({ path: path.join(resultsDir, 'docs-home.png') });
+    });
+  }, 60_000);
+
+  // Runs in the page: the words of the title that a line break splits or that stick out of it.
+  function titleWordProblems() {
+    const title = document.querySelector('[data-component-name="Typography/H1"]');
+    if (!title) return ['no title on the page'];
+    const box = title.getBoundingClientRect();
+    const problems = [];
+    const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) problems.push(`"${match[0]}" is split over ${lines.size} lines`);
+        if (range.getBoundingClientRect().right > box.right + 1) problems.push(`"${match[0]}" sticks out of the title`);
+      }
+    }
+    return problems;
+  }
+
+  /** Widths from 1024 px up: every 16 px to 2048, every px around the samples panel's breakpoint
+   * (where the middle column is narrowest), then the common large screens. */
+  const TITLE_WIDTHS = [...new Set([...Array.from({ length: 65 }, (_, i) => 1024 + i * 16),
+    ...Array.from({ length: 41 }, (_, i) => 1250 + i), 2560, 3840])].sort((a, b) => a - b);
+
+  it('wraps the title between words at every width from 1024 px up', async () => {
+    await checkOffline(server.url, async (page) => {
+      await page.locator('[data-component-name="Typography/H1"]').first().waitFor();
+      const problems = [];
+      for (const width of TITLE_WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        for (const problem of await page.evaluate(titleWordProblems)) problems.push(`${width} px: ${problem}`);
+      }
+      expect(problems).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.screenshot({ path: path.join(resultsDir, 'docs-title-1280.png') });
+    });
+  }, 120_000);
+
+  it('would catch a title split mid-word (negative control)', async () => {
+    await checkOffline(server.url, async (page) => {
+      const title = page.locator('[data-component-name="Typography/H1"]').first();
+      await title.waitFor();
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await title.evaluate((element) => {
+        element.style.setProperty('overflow-wrap', 'anywhere', 'important');
+        element.style.setProperty('word-break', 'break-all', 'important');
+        element.style.setProperty('font-size', '48px', 'important');
+      });
+      expect((await page.evaluate(titleWordProblems)).join('\n')).toMatch(/is split over \d lines/);
     });
   }, 60_000);
 

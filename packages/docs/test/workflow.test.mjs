@@ -17,8 +17,8 @@ const siteDir = path.relative(rootDir, docsDistDir);
 describe('every workflow', () => {
   const files = readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f));
 
-  it('there are the docs and the CI workflows', () => {
-    expect(files.sort()).toEqual(['ci.yml', 'docs.yml']);
+  it('there are the docs, the CI and the release workflows', () => {
+    expect(files.sort()).toEqual(['ci.yml', 'docs.yml', 'release.yml']);
   });
 
   it.each(files)('%s is accepted by GitHub\'s parser and runs only what exists', async (name) => {

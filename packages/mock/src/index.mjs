@@ -94,6 +94,7 @@ function unavailable(socket, reason) {
  * @param {number} [options.timeoutMs] how long to wait for a worker to start or reload.
  * @param {string} [options.document] another mock document (see `deriveMockDocument` in `@cloudapi/mock/derive`).
  * @param {number} [options.maxRestarts] exits within `restartWindowMs` before the mock gives up (5 in 60 s).
+ * @param {number} [options.restartWindowMs] the window `maxRestarts` counts exits in (60 s).
  * @param {boolean} [options.anchor] also serve Prism's own HTTP server, without the front layer, at `prismUrl` (benchmarks).
  */
 export async function startMock({

@@ -1,0 +1,193 @@
+// Every publishable package as a consumer gets it: packed with `npm pack` (prepack included),
+// installed from the tarballs alone into a fresh folder outside the workspace, then used: a strict
+// TypeScript program in ESM and in CJS against the installed mock on an ephemeral port, the
+// installed contract kit's CLI against that mock, and publint and arethetypeswrong on each tarball.
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allWorkspaces, cleanEnv, describeRun, publishable, repoRoot, run, type Workspace } from './support/npm.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const releaseManifest = JSON.parse(readFileSync(path.join(here, '..', 'package.json'), 'utf8'));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+interface Packed { workspace: Workspace; tarball: string; files: string[] }
+
+let scratch = '';
+let app = '';
+const packed: Packed[] = [];
+
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-release-'));
+  const tarballs = path.join(scratch, 'tarballs');
+  mkdirSync(tarballs);
+  const workspaces = publishable();
+  const pack = await run(npm, ['pack', '--json', '--pack-destination', tarballs, ...workspaces.flatMap(({ dir }) => ['-w', dir])], { cwd: repoRoot });
+  if (pack.code !== 0) throw new Error(describeRun('npm pack', pack));
+  const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ name: string; filename: string; files: Array<{ path: string }> }>;
+  for (const workspace of workspaces) {
+    const entry = report.find(({ name }) => name === workspace.manifest.name);
+    if (!entry) throw new Error(`npm pack made no tarball for ${workspace.manifest.name}`);
+    packed.push({ workspace, tarball: path.join(tarballs, entry.filename), files: entry.files.map((file) => file.path) });
+  }
+
+  // The consumer: its own package.json, no workspace above it, the tarballs and a TypeScript.
+  app = path.join(scratch, 'app');
+  mkdirSync(app);
+  writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
+  for (const name of readdirSync(path.join(here, 'consumer'))) copyFileSync(path.join(here, 'consumer', name), path.join(app, name));
+  const { typescript, '@types/node': typesNode } = releaseManifest.devDependencies;
+  // --prefer-offline: third-party packages come from the npm cache that the workspace's own
+  // install filled; only what is missing there is asked of the registry.
+  const install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
+    ...packed.map(({ tarball }) => tarball), `typescript@${typescript}`, `@types/node@${typesNode}`], { cwd: app, timeoutMs: 300_000 });
+  if (install.code !== 0) throw new Error(describeRun('npm install of the tarballs', install));
+}, 420_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the tarballs', () => {
+  it('are one per publishable workspace, each with its README, LICENSE and no tests', () => {
+    expect(packed.map(({ workspace }) => workspace.manifest.name).sort()).toEqual(publishable().map(({ manifest }) => manifest.name).sort());
+    for (const { workspace, files } of packed) {
+      expect(files, workspace.dir).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
+      expect(files.filter((file) => /(^|\/)(test|tests|__tests__)\/|\.test\.[cm]?[jt]s$|vitest\.config/.test(file)), workspace.dir).toEqual([]);
+    }
+  });
+
+  it('ship what the mock serves and the declarations of every JavaScript entry point', () => {
+    const filesOf = (name: string) => packed.find(({ workspace }) => workspace.manifest.name === name)?.files ?? [];
+    expect(filesOf('@cloudapi/mock')).toContain('dist/openapi.mock.json');
+    for (const { workspace, files } of packed) {
+      for (const [subpath, target] of Object.entries(workspace.manifest.exports as Record<string, unknown>)) {
+        if (typeof target === 'string') {
+          // Data, not modules: the bundles and the manifest.
+          expect(target, `${workspace.manifest.name} ${subpath}`).toMatch(/\.(json|yaml)$/);
+          expect(files, `${workspace.manifest.name} ${subpath}`).toContain(target.slice(2));
+          continue;
+        }
+        const conditions = JSON.stringify(target);
+        expect(conditions, `${workspace.manifest.name} ${subpath} has no types`).toMatch(/"types"/);
+        for (const file of conditions.match(/\.\/[^"]+/g) ?? []) expect(files, `${workspace.manifest.name} ${subpath}`).toContain(file.slice(2));
+      }
+    }
+  });
+
+  it('install as real folders with every internal dependency met by a tarball', () => {
+    for (const { workspace } of packed) {
+      const installed = path.join(app, 'node_modules', workspace.manifest.name);
+      expect(lstatSync(installed).isSymbolicLink(), `${workspace.manifest.name} is a link into the workspace`).toBe(false);
+      const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
+      expect(manifest.version).toBe(workspace.manifest.version);
+      for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+        if (name.startsWith('@cloudapi/')) expect(range, `${workspace.manifest.name} → ${name}`).toMatch(/^\^\d+\.\d+\.\d+$/);
+      }
+    }
+  });
+
+  it.each(['spec', 'types', 'client', 'mock', 'contract', 'docs'])('@cloudapi/%s passes publint with no message', async (short) => {
+    const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
+    const buffer = readFileSync(tarball);
+    const arrayBuffer = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
+    const { messages, pkg } = await publint({ pack: { tarball: arrayBuffer }, level: 'suggestion', strict: true });
+    expect(messages.map((message) => formatMessage(message, pkg)), workspace.dir).toEqual([]);
+  });
+
+  // Concurrently: each run is a TypeScript program of its own, and they are the slowest checks here.
+  it.concurrent.each(['spec', 'types', 'client', 'mock', 'contract', 'docs'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
+    const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
+    // A package that ships only ES modules says so (no "require" condition anywhere); for it the
+    // CommonJS and node10 resolutions are out of scope (attw's esm-only profile). Node 20.19+
+    // loads it with require() all the same.
+    const esmOnly = !JSON.stringify(workspace.manifest.exports).includes('"require"');
+    const attw = path.join(repoRoot, 'node_modules', '.bin', 'attw');
+    // YAML files are data no TypeScript resolution can load; attw is told to leave them out.
+    const yaml = Object.entries(workspace.manifest.exports as Record<string, unknown>)
+      .filter(([, target]) => typeof target === 'string' && target.endsWith('.yaml')).map(([subpath]) => subpath);
+    const result = await run(attw, [tarball, '--format', 'json', ...(esmOnly ? ['--profile', 'esm-only'] : []),
+      ...(yaml.length ? ['--exclude-entrypoints', ...yaml] : [])], { cwd: scratch });
+    const { problems } = JSON.parse(result.stdout) as { problems: Record<string, Array<{ kind: string; entrypoint: string; resolutionKind?: string }>> };
+    const ignored = esmOnly ? ['node10', 'node16-cjs'] : [];
+    const found = Object.values(problems).flat().filter(({ resolutionKind }) => !ignored.includes(resolutionKind ?? ''));
+    expect(found, workspace.dir).toEqual([]);
+    expect(result.code, describeRun('attw', result)).toBe(0);
+  });
+  it('are each accepted by npm publish --dry-run', async () => {
+    const results = await Promise.all(packed.map(({ tarball }) => run(npm, ['publish', '--dry-run', tarball], { cwd: scratch })));
+    packed.forEach(({ workspace }, index) => {
+      const result = results[index]!;
+      expect(result.code, describeRun(`npm publish --dry-run ${workspace.dir}`, result)).toBe(0);
+      expect(`${result.stdout}${result.stderr}`).toContain(`+ ${workspace.manifest.name}@${workspace.manifest.version}`);
+      expect(`${result.stdout}${result.stderr}`).toMatch(/public access \(dry-run\)/);
+    });
+  }, 120_000);
+});
+
+describe('a consumer of the installed packages', () => {
+  it('compiles an ES module and a CommonJS module with strict TypeScript', async () => {
+    const tsc = await run(process.execPath, [path.join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app });
+    expect(tsc.code, describeRun('tsc', tsc)).toBe(0);
+  }, 180_000);
+
+  it('starts the installed mock on an ephemeral port and calls it with the client, from ESM', async () => {
+    const result = await run(process.execPath, ['out/esm.mjs'], { cwd: app });
+    expect(result.code, describeRun('node out/esm.mjs', result)).toBe(0);
+    const line = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    expect(line).toMatchObject({ module: 'esm', basePath: '/v4', samples: 'function' });
+    expect(line.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(line.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v4$/);
+    expect(line.baseUrl).not.toMatch(/:4010\//);
+    expect(line.operations).toBeGreaterThan(0);
+    expect(line.regions).toBeGreaterThan(0);
+    expect(typeof line.firstRegion).toBe('string');
+  }, 120_000);
+
+  it('does the same from CommonJS', async () => {
+    const result = await run(process.execPath, ['out/cjs.cjs'], { cwd: app });
+    expect(result.code, describeRun('node out/cjs.cjs', result)).toBe(0);
+    const line = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    expect(line).toMatchObject({ module: 'cjs', region: expect.any(String), country: expect.any(String) });
+  }, 120_000);
+
+  it('runs cloudapi-contract --help, and refuses an unknown flag with exit 2', async () => {
+    const bin = path.join(app, 'node_modules', '.bin', 'cloudapi-contract');
+    const help = await run(bin, ['--help'], { cwd: app });
+    expect(help.code, describeRun('cloudapi-contract --help', help)).toBe(0);
+    expect(help.stdout).toMatch(/Usage: cloudapi-contract/);
+    const unknown = await run(bin, ['--no-such-flag'], { cwd: app });
+    expect(unknown.code).toBe(2);
+  }, 60_000);
+
+  it('runs the installed contract kit against the installed mock and keeps the contract', async () => {
+    const mock = path.join(app, 'node_modules', '.bin', 'cloudapi-mock');
+    const command = 'cloudapi-contract --base-url "$MOCK_BASE_URL" --only Regions --examples 1 --json out/report.json --junit out/junit.xml';
+    const env = cleanEnv({ PATH: `${path.join(app, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` });
+    const result = await run(mock, ['--port', '0', '--no-standby', '--no-watch', '--run', command], { cwd: app, env });
+    expect(result.code, describeRun('cloudapi-mock --run cloudapi-contract', result)).toBe(0);
+    expect(readFileSync(path.join(app, 'out', 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
+    expect(result.stdout).toMatch(/success validated (\d+)\/\1 \(\1 of \d+ operations selected\)/);
+  }, 180_000);
+});
+
+describe('the workspace manifests', () => {
+  it('agree with the root on licence, repository, engines and publishing (scripts/package-metadata.mjs --check)', async () => {
+    const check = await run(process.execPath, [path.join(repoRoot, 'scripts', 'package-metadata.mjs'), '--check'], { cwd: repoRoot });
+    expect(check.code, describeRun('package-metadata --check', check)).toBe(0);
+  });
+
+  it('each carry the root LICENSE unchanged, a README, keywords when publishable', () => {
+    const license = readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License/);
+    for (const { dir, manifest } of allWorkspaces()) {
+      expect(readFileSync(path.join(repoRoot, dir, 'LICENSE'), 'utf8'), `${dir}/LICENSE`).toBe(license);
+      expect(readFileSync(path.join(repoRoot, dir, 'README.md'), 'utf8').length, `${dir}/README.md`).toBeGreaterThan(200);
+      if (!manifest.private) expect(manifest.keywords?.length, `${dir} keywords`).toBeGreaterThan(2);
+    }
+  });
+});
