@@ -41,11 +41,19 @@ const serverPort = portFrom('SERVER_PORT', 4020);
 const host = process.env.HOST || '127.0.0.1';
 
 if (options.build) {
-  const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, stdio: 'inherit' });
+  // Turbo's banner and summary are kept back: one line says what was built, all of it shows when
+  // the build fails.
+  const started = Date.now();
+  const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (build.status !== 0) {
+    process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
     console.error('\n✖ build failed; the output above says which task and why.');
     process.exit(build.status || 1);
   }
+  const counts = /Cached:\s+(\d+) cached, (\d+) total/.exec(build.stdout ?? '');
+  console.log(counts && counts[1] === counts[2]
+    ? `✔ build: everything up to date (${counts[2]} tasks from Turbo's cache)`
+    : `✔ built ${counts ? `${Number(counts[2]) - Number(counts[1])} of ${counts[2]} tasks` : 'the pipeline'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 const bundle = path.join(rootDir, 'spec/dist/openapi.json');
