@@ -273,7 +273,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
 
   // ---- one exchange -------------------------------------------------------------------------
   interface Sent { answer: Answer; request: RequestRecord; dry?: boolean }
-  async function exchange(schemaOp: Operation, into: RequestRecord[], label: string, kind: RequestKind, input: { params: Params; body?: BodyValue | null; auth: Auth }, extra: (a: Answer) => Check[], { cleanup = false, settle = false } = {}): Promise<Sent> {
+  async function exchange(schemaOp: Operation, into: RequestRecord[], label: string, kind: RequestKind, input: { params: Params; body?: BodyValue | null; auth: Auth }, extra: (a: Answer) => Check[], { cleanup = false, settle = false, probe = false } = {}): Promise<Sent> {
     if (!cleanup && outOfTime()) throw new Stop();
     const request = await buildRequest({ baseUrl, method: schemaOp.method, path: schemaOp.path, params: input.params, body: input.body, auth: input.auth });
     if (dry) {
@@ -312,7 +312,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     into.push(record);
     const unusable = answer.error !== undefined;
     transportFailures = unusable ? transportFailures + 1 : 0;
-    streaks.set(schemaOp.id, unusable ? (streaks.get(schemaOp.id) ?? 0) + 1 : 0);
+    // A probe of the kit's own (is it still there?) neither counts nor clears an operation's streak.
+    if (!probe) streaks.set(schemaOp.id, unusable ? (streaks.get(schemaOp.id) ?? 0) + 1 : 0);
     if (transportFailures >= (options.maxTransportFailures ?? 5) && !cleanup) {
       abort ??= `the target is unusable: ${transportFailures} requests in a row got no usable answer (last: ${request.method} ${request.url}: ${answer.error})`;
       throw new Stop();
@@ -812,6 +813,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   // ---- operations --------------------------------------------------------------------------
   async function runOperation(op: Operation): Promise<void> {
     const result = resultOf(op)!;
+    if (stateful && op.method !== 'delete') await forgetGone(op);
     const prepared = await prepare(op, result.requests);
     if (typeof prepared === 'string') { result.unproven = prepared; return; }
     // Nothing to undo when what it undoes could not be run (detach when attach had no instance).
@@ -859,6 +861,26 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       const r = resultOf(op)!;
       const failed = r.requests.reduce((n, q) => n + q.checks.filter((c) => c.outcome === 'fail').length, 0);
       options.onProgress?.(`${failed ? '✖' : r.unproven ? '·' : '✔'} ${op.id}${r.unproven ? ` (not proven: ${r.unproven})` : failed ? ` (${failed} failed)` : ''}`);
+    }
+  }
+
+  /**
+   * What an operation addresses may be gone without a delete of the run (a later snapshot replaced
+   * it, a restore took an instance's configs): each such object is forgotten after a read answers
+   * 404, so the operation addresses one that still exists, or is not proven when none does.
+   */
+  async function forgetGone(op: Operation): Promise<void> {
+    if (dry) return;
+    // Bounded: each try forgets one object; a run makes at most a few dozen of one kind.
+    for (let tries = 0; tries < 64; tries++) {
+      const { owner } = registry.bind(op);
+      const read = owner?.kind.read ? byId.get(owner.kind.read) : undefined;
+      if (!owner || !read || !owner.kind.itemPath || !op.path.startsWith(owner.kind.itemPath)) return;
+      const path = Object.fromEntries(pathParameterNames(read.path).map((name) => [name, owner.bindings[name]]));
+      if (Object.values(path).some((value) => value === undefined)) return;
+      const { answer } = await exchange(read, setup, `is what ${op.id} addresses still there?`, 'setup', { params: { path, query: {}, header: {} }, auth: authFor(read) }, () => [], { probe: true });
+      if (answer.status !== 404) return;
+      registry.removed(owner);
     }
   }
 
