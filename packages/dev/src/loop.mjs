@@ -146,9 +146,6 @@ export async function startDevLoop({
   }
 
   async function rebuildDocs(since, run) {
-    // The docs offer the 3.0 edition too; it is made here, off the mock's path.
-    writeAtomically(bundleDir, await builder.call('edition30'));
-    if (run !== generation) return; // a newer save came meanwhile
     docsBuild = buildDocs({ bundleDir, outDir: docsDir });
     const { code, signal, output } = await docsBuild.done;
     docsBuild = null;
@@ -250,6 +247,10 @@ export async function startDevLoop({
     if (mock && mockDocument) stages.push(reloadMock(result.mockJson, since, run));
     if (docsDir) stages.push(rebuildDocs(since, run));
     stages.push(reportBreaking(since, run));
+    // spec/dist's 3.0 edition last: it takes longer than the bundle, and no stage above needs it.
+    stages.push(Promise.allSettled(stages.slice()).then(async () => {
+      if (!stale()) writeAtomically(bundleDir, await builder.call('edition30'));
+    }));
     const outcome = await Promise.allSettled(stages);
     for (const failed of outcome.filter((o) => o.status === 'rejected')) log(`  ✖ ${failed.reason?.stack ?? failed.reason}`);
     const { shown } = await linted;

@@ -48,7 +48,8 @@ const docsBuildScript = path.join(path.dirname(require.resolve('@cloudapi/docs/p
  * build (Redoc through Redocly's CLI). Returns { done: Promise<{ code, output }>, stop() }.
  */
 export function buildDocs({ bundleDir, outDir }) {
-  const child = spawn(process.execPath, [docsBuildScript, '--bundle', bundleDir, '--out', outDir], {
+  // The page only: the 3.0 edition and the Postman collection of the docs wait for `npm run build`.
+  const child = spawn(process.execPath, [docsBuildScript, '--bundle', bundleDir, '--out', outDir, '--page-only'], {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -23,6 +23,10 @@ const started = Date.now();
 const option = (name) => { const i = process.argv.indexOf(name); return i > 0 ? path.resolve(process.argv[i + 1]) : null; };
 const distDir = option('--out') ?? path.join(packageDir, 'dist');
 const bundleDir = option('--bundle');
+// --page-only: the page and the 3.1 bundle only, leaving the 3.0 edition and the Postman
+// collection as they are (the designer loop's preview, which must be quick; `npm run build`
+// refreshes them).
+const pageOnly = process.argv.includes('--page-only');
 
 function redoclyBin() {
   const manifestPath = require.resolve('@redocly/cli/package.json');
@@ -44,7 +48,7 @@ function run(args) {
   });
 }
 
-const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.3.0.yaml']
+const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml', ...(pageOnly ? [] : ['openapi.3.0.json', 'openapi.3.0.yaml'])]
   .map((name) => [name, bundleDir ? path.join(bundleDir, name) : require.resolve(`@cloudapi/spec/${name}`)]));
 const bundle = JSON.parse(readFileSync(bundleFiles['openapi.json'], 'utf8'));
 const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf8');
@@ -58,12 +62,16 @@ try {
   const pagePath = path.join(scratch, 'index.html');
   writeFileSync(derivedPath, JSON.stringify(derived));
   const title = `${bundle.info.title} ${bundle.info.version} reference`;
-  const { code, output } = await run([
+  const rendering = run([
     'build-docs', derivedPath, '--inlineBundle', '--config', 'redocly.yaml', '--template', 'template.hbs',
     '--title', title, '--output', pagePath,
     '--templateOptions.description', bundle.info.summary ?? title,
     '--templateOptions.icon', svgDataUri(asset('logo.svg')),
   ]);
+  // The collection is converted while Redocly renders the page in its own process.
+  const converting = pageOnly ? Promise.resolve(null) : postmanCollection(readFileSync(bundleFiles['openapi.3.0.json'], 'utf8'));
+  converting.catch(() => {}); // awaited below; a failure before then must not go unhandled
+  const { code, output } = await rendering;
   if (code !== 0) {
     console.error(output);
     console.error('\n✖ redocly build-docs failed (output above); packages/docs/dist was left as it was.');
@@ -80,13 +88,13 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
-  const collection = await postmanCollection(readFileSync(bundleFiles['openapi.3.0.json'], 'utf8'));
-  writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);
-  for (const name of ['index.html', ...Object.keys(bundleFiles), POSTMAN_COLLECTION_FILE]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
+  const collection = await converting;
+  if (collection) writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);
+  for (const name of ['index.html', ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
 
   const count = [...operations(derived)].length;
   console.log(`✔ docs: ${count} operations with code samples, ${replaced} CDN logo references inlined → ` +
-    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json}, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE} (${Date.now() - started} ms)`);
+    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
