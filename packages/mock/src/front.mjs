@@ -133,15 +133,15 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     // Node keeps only the first of several Authorization headers. Two credentials are ambiguous:
     // the mock refuses them as a server must (401); the proxy passes them on as one field line
     // that the implementation must refuse, rather than forward one of them as if it were alone.
-    const credentials = req.rawHeaders.filter((_, i) => i % 2 === 0 && /^authorization$/i.test(req.rawHeaders[i])).length;
-    if (credentials > 1 && mode === 'mock') {
-      answer(req, res, 401, [{ reason: `Send one Authorization header: this request has ${credentials}.` }], {
-        headers: { 'www-authenticate': 'Bearer' }, violations: [violation(['request', 'header', 'authorization'], 'UNAUTHORIZED', `${credentials} Authorization headers`)],
+    const credentials = req.rawHeaders.filter((_, i) => i % 2 === 1 && /^authorization$/i.test(req.rawHeaders[i - 1]));
+    if (credentials.length > 1 && mode === 'mock') {
+      answer(req, res, 401, [{ reason: `Send one Authorization header: this request has ${credentials.length}.` }], {
+        headers: { 'www-authenticate': 'Bearer' }, violations: [violation(['request', 'header', 'authorization'], 'UNAUTHORIZED', `${credentials.length} Authorization headers`)],
       });
       req.resume();
       return;
     }
-    if (credentials > 1) headers = { ...headers, authorization: req.rawHeaders.filter((_, i) => i % 2 === 1 && /^authorization$/i.test(req.rawHeaders[i - 1])).join(', ') };
+    if (credentials.length > 1) headers = { ...headers, authorization: credentials.join(', ') };
     let askedExample = false;
     if (mode === 'mock' && op) {
       const preferences = checkPreferences(op, headers.prefer, rawQuery.includes('__') ? new URLSearchParams(rawQuery) : undefined);

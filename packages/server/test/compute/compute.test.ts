@@ -2,7 +2,7 @@
 // states this server moves on the clock, and the rules that join Compute to Volumes, Images and
 // Tags), named after the rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock, TOKENS } from '../support/harness.js';
+import { startTestServer, testClock, TOKENS, withTransitions } from '../support/harness.js';
 import type { Api, TestServer } from '../support/harness.js';
 
 /** Restricted, may add instances: holds only what it creates. */
@@ -39,14 +39,6 @@ const statusOf = async (id: number) => (await ok(full.get(`/compute/instances/${
 /** The size of a disk in MB, read by capturing an image of it (disks have no operation of their own). */
 const diskSize = async (diskId: number) => (await ok(full.post('/images', { disk_id: diskId }))).size as number;
 
-async function withTransitions<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  clock.transitionMs = ms;
-  try {
-    return await work();
-  } finally {
-    clock.transitionMs = 0;
-  }
-}
 
 describe('compute instances', () => {
   it('creating an instance needs the add_computes grant', async () => {
@@ -101,7 +93,7 @@ describe('compute instances', () => {
   });
 
   it('status moves on the clock: provisioning → running, or offline when not booted', async () => {
-    const [booted, notBooted] = await withTransitions(60_000, async () => [await deploy(), await deploy({ booted: false })]);
+    const [booted, notBooted] = await withTransitions(clock, 60_000, async () => [await deploy(), await deploy({ booted: false })]);
     expect([booted.status, notBooted.status]).toEqual(['provisioning', 'provisioning']);
     clock.advance(60_000);
     expect([await statusOf(booted.id), await statusOf(notBooted.id)]).toEqual(['running', 'offline']);
@@ -122,7 +114,7 @@ describe('compute instances', () => {
     expect(config.label).toBe(sourceConfig.label);
     expect(diskIds(config)).toHaveLength(2);
     expect(diskIds(config)).not.toEqual(diskIds(sourceConfig));
-    const pending = await withTransitions(60_000, () => ok(full.post(`/compute/instances/${source.id}/backups`, { label: 'later' })));
+    const pending = await withTransitions(clock, 60_000, () => ok(full.post(`/compute/instances/${source.id}/backups`, { label: 'later' })));
     expect(pending.status).toBe('running');
     expect((await refused(full.post('/compute/instances', { region: 'us-east', type: 'g6-standard-2', backup_id: pending.id })))[0]!.field).toBe('backup_id');
     clock.advance(60_000);
@@ -217,7 +209,7 @@ describe('backups', () => {
 
   it('a snapshot in progress shows as in_progress until it succeeds', async () => {
     const instance = await deploy();
-    const snapshot = await withTransitions(60_000, () => ok(full.post(`/compute/instances/${instance.id}/backups`, { label: 'slow' })));
+    const snapshot = await withTransitions(clock, 60_000, () => ok(full.post(`/compute/instances/${instance.id}/backups`, { label: 'slow' })));
     expect(snapshot).toMatchObject({ status: 'running', finished: null });
     expect((await ok(full.get(`/compute/instances/${instance.id}/backups`))).snapshot).toMatchObject({ in_progress: { id: snapshot.id }, current: null });
     await refused(full.post(`/compute/instances/${instance.id}/backups`, { label: 'another' }));
@@ -283,22 +275,22 @@ describe('actions', () => {
 
   it('boot moves offline → booting → running, and a running instance reboots', async () => {
     const instance = await deploy({ booted: false });
-    await withTransitions(60_000, () => ok(full.post(`/compute/instances/${instance.id}/boot`)));
+    await withTransitions(clock, 60_000, () => ok(full.post(`/compute/instances/${instance.id}/boot`)));
     expect(await statusOf(instance.id)).toBe('booting');
     await refused(full.post(`/compute/instances/${instance.id}/boot`));
     clock.advance(60_000);
     expect(await statusOf(instance.id)).toBe('running');
-    await withTransitions(60_000, () => ok(full.post(`/compute/instances/${instance.id}/boot`)));
+    await withTransitions(clock, 60_000, () => ok(full.post(`/compute/instances/${instance.id}/boot`)));
     expect(await statusOf(instance.id)).toBe('rebooting');
     clock.advance(60_000);
     expect(await statusOf(instance.id)).toBe('running');
   });
 
   it('shutdown requires no running or queued actions: running → shutting_down → offline', async () => {
-    const busy = await withTransitions(60_000, () => deploy());
+    const busy = await withTransitions(clock, 60_000, () => deploy());
     expect((await refused(full.post(`/compute/instances/${busy.id}/shutdown`)))[0]!.reason).toMatch(/running or queued action/);
     clock.advance(60_000);
-    await withTransitions(60_000, () => ok(full.post(`/compute/instances/${busy.id}/shutdown`)));
+    await withTransitions(clock, 60_000, () => ok(full.post(`/compute/instances/${busy.id}/shutdown`)));
     expect(await statusOf(busy.id)).toBe('shutting_down');
     clock.advance(60_000);
     expect(await statusOf(busy.id)).toBe('offline');
@@ -309,7 +301,7 @@ describe('actions', () => {
     const [config] = await configsOf(instance.id);
     expect((await refused(full.post(`/compute/instances/${instance.id}/resize`, { type: 'g6-nanode-1' })))[0]).toMatchObject({ field: 'type', reason: expect.stringMatching(/allows/) });
     expect((await refused(full.post(`/compute/instances/${instance.id}/resize`, { type: 'g6-unknown' })))[0]!.field).toBe('type');
-    await withTransitions(60_000, () => ok(full.post(`/compute/instances/${instance.id}/resize`, { type: 'g6-standard-2' })));
+    await withTransitions(clock, 60_000, () => ok(full.post(`/compute/instances/${instance.id}/resize`, { type: 'g6-standard-2' })));
     expect(await ok(full.get(`/compute/instances/${instance.id}`))).toMatchObject({ status: 'migrating', type: 'g6-standard-2', specs: { disk: 81920 } });
     expect((await refused(full.post(`/compute/instances/${instance.id}/resize`, { type: 'g6-standard-4' })))[0]!.reason).toMatch(/pending migration/);
     clock.advance(60_000);
@@ -381,7 +373,7 @@ describe('clone', () => {
     const source = await deploy({ type: 'g6-standard-1' });
     const crowded = await deploy();
     expect((await refused(full.post(`/compute/instances/${source.id}/clone`, { compute_id: crowded.id })))[0]).toMatchObject({ field: 'compute_id', reason: expect.stringMatching(/disk space/) });
-    const busy = await withTransitions(60_000, () => empty({ type: 'g6-standard-4' }).then(async (i) => {
+    const busy = await withTransitions(clock, 60_000, () => empty({ type: 'g6-standard-4' }).then(async (i) => {
       await ok(full.post(`/compute/instances/${i.id}/configs`, { label: 'x', devices: {} }));
       await ok(full.post(`/compute/instances/${i.id}/boot`));
       return i;
@@ -403,7 +395,7 @@ describe('clone', () => {
 
   it('at most five concurrent clones from one source: the sixth is a 400', async () => {
     const source = await deploy({ type: 'g6-nanode-1' });
-    const answers = await withTransitions(60_000, () => Promise.all(Array.from({ length: 7 }, () => full.post(`/compute/instances/${source.id}/clone`, { region: 'us-east', type: 'g6-nanode-1' }))));
+    const answers = await withTransitions(clock, 60_000, () => Promise.all(Array.from({ length: 7 }, () => full.post(`/compute/instances/${source.id}/clone`, { region: 'us-east', type: 'g6-nanode-1' }))));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 400, 400]);
     expect(answers.find((a) => a.status === 400)!.body.errors[0].reason).toMatch(/at most 5/);
     clock.advance(60_000);

@@ -62,6 +62,16 @@ export function testClock(transitionMs = 0): TestClock {
   return { now: () => Date.now() + offset, transitionMs, advance: (ms) => { offset += ms; } };
 }
 
+/** Runs `work` with the clock's transitions taking `ms`, then back to 0. */
+export async function withTransitions<T>(clock: TestClock, ms: number, work: () => Promise<T>): Promise<T> {
+  clock.transitionMs = ms;
+  try {
+    return await work();
+  } finally {
+    clock.transitionMs = 0;
+  }
+}
+
 export interface Answer<T = any> {
   status: number;
   body: T;

@@ -1,6 +1,6 @@
 // Volumes: one test per rule of the requirements (and of the spec's decisions) for volumes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock } from '../support/harness.js';
+import { startTestServer, testClock, withTransitions } from '../support/harness.js';
 import type { TestServer } from '../support/harness.js';
 
 let t: TestServer;
@@ -17,15 +17,6 @@ const createVolume = async (body: object = {}) => {
   return answer.body;
 };
 
-/** Runs `work` with a clock whose transitions take `ms`. */
-async function withTransitions<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  clock.transitionMs = ms;
-  try {
-    return await work();
-  } finally {
-    clock.transitionMs = 0;
-  }
-}
 
 describe('volumes', () => {
   it('creating a volume needs the add_volumes grant', async () => {
@@ -67,7 +58,7 @@ describe('volumes', () => {
   });
 
   it('a new volume is creating for the transition time, then active', async () => {
-    const volume = await withTransitions(60_000, () => createVolume({ label: 'slow' }));
+    const volume = await withTransitions(clock, 60_000, () => createVolume({ label: 'slow' }));
     expect(volume.status).toBe('creating');
     expect((await t.as('full').get(`/volumes/${volume.id}`)).body.status).toBe('creating');
     clock.advance(60_001);
@@ -75,7 +66,7 @@ describe('volumes', () => {
   });
 
   it('only active volumes can be cloned', async () => {
-    const creating = await withTransitions(60_000, () => createVolume({ label: 'young' }));
+    const creating = await withTransitions(clock, 60_000, () => createVolume({ label: 'young' }));
     const refused = await t.as('full').post(`/volumes/${creating.id}/clone`, { label: 'copy' });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].reason).toMatch(/active/);
@@ -93,7 +84,7 @@ describe('volumes', () => {
   });
 
   it('only active volumes can be resized', async () => {
-    const creating = await withTransitions(60_000, () => createVolume({ label: 'busy' }));
+    const creating = await withTransitions(clock, 60_000, () => createVolume({ label: 'busy' }));
     const refused = await t.as('full').post(`/volumes/${creating.id}/resize`, { size: 40 });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].reason).toMatch(/active/);
@@ -113,19 +104,19 @@ describe('volumes', () => {
 
   it('a resized volume is resizing for the transition time, then active', async () => {
     const volume = await createVolume();
-    const resized = await withTransitions(60_000, () => t.as('full').post(`/volumes/${volume.id}/resize`, { size: 50 }));
+    const resized = await withTransitions(clock, 60_000, () => t.as('full').post(`/volumes/${volume.id}/resize`, { size: 50 }));
     expect(resized.body).toMatchObject({ status: 'resizing', size: 50 });
     clock.advance(60_001);
     expect((await t.as('full').get(`/volumes/${volume.id}`)).body.status).toBe('active');
   });
 
   it('a volume cannot be deleted while it is creating or resizing', async () => {
-    const creating = await withTransitions(60_000, () => createVolume({ label: 'new' }));
+    const creating = await withTransitions(clock, 60_000, () => createVolume({ label: 'new' }));
     const refused = await t.as('full').delete(`/volumes/${creating.id}`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].reason).toMatch(/creating/);
     clock.advance(60_001);
-    await withTransitions(60_000, () => t.as('full').post(`/volumes/${creating.id}/resize`, { size: 21 }));
+    await withTransitions(clock, 60_000, () => t.as('full').post(`/volumes/${creating.id}/resize`, { size: 21 }));
     expect((await t.as('full').delete(`/volumes/${creating.id}`)).status).toBe(400);
     clock.advance(60_001);
     expect((await t.as('full').delete(`/volumes/${creating.id}`)).status).toBe(200);
