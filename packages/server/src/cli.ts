@@ -25,6 +25,7 @@ const program = new Command('cloudapi-server')
   .addOption(new Option('--tokens-file <file>', 'JSON list of tokens [{token, scopes, grants, restricted}]; without it one full-access token is made').env('TOKENS_FILE'))
   .addOption(new Option('--transition-ms <ms>', 'how long a transitional state lasts (creating, resizing...); 0: at once').env('TRANSITION_MS').default(2000).argParser(integer('TRANSITION_MS', 0, 86_400_000)))
   .addOption(new Option('--log-level <level>', 'log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
+  .addOption(new Option('--sandbox-dns-port <port>', 'port of the sandbox\'s name server on 127.0.0.1 (zone transfers of its remote zones); 0 picks a free one').env('SANDBOX_DNS_PORT').default(0).argParser(integer('SANDBOX_DNS_PORT', 0, 65535)))
   .showHelpAfterError()
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -39,7 +40,7 @@ try {
   throw error;
 }
 
-const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string }>();
+const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number }>();
 if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
   console.error(`✖ cloudapi-server: DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)`);
   process.exit(1);
@@ -56,6 +57,7 @@ try {
 
 console.log(`cloudapi-server ${server.spec.version}: serving ${server.baseUrl} (store: ${server.store.engine}, ${server.store.location})`);
 if (server.token) console.log(`token: ${server.token}`);
+console.log(`sandbox name server: 127.0.0.1:${server.sandbox.dnsPort} (zone transfers of ${[...server.sandbox.world.zones.keys()].join(', ')})`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -19,6 +19,8 @@ import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
 import type { Store } from './core/store/db.js';
 import { migrate } from './core/store/migrations.js';
+import { startSandbox } from './sandbox/index.js';
+import type { RunningSandbox } from './sandbox/index.js';
 
 export class StartupError extends Error {}
 
@@ -49,6 +51,8 @@ export interface ServerOptions {
   areas?: Area[];
   /** PostgreSQL connections of this process (default 10). */
   poolSize?: number;
+  /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
+  sandboxDnsPort?: number;
 }
 
 export interface RunningServer {
@@ -64,7 +68,9 @@ export interface RunningServer {
   store: Store;
   spec: ApiSpec;
   app: FastifyInstance;
-  /** Finishes the requests in flight, then closes the store. */
+  /** The world outside the account and its name server (`sandbox.dnsPort`). */
+  sandbox: RunningSandbox;
+  /** Finishes the requests in flight, then closes the sandbox's name server and the store. */
   close(): Promise<void>;
 }
 
@@ -140,6 +146,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return fail(`the database at ${store.location} could not be brought up to date: ${(error as Error).message}`);
   }
 
+  const dnsPort = options.sandboxDnsPort ?? 0;
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({ dnsPort });
+  } catch (error) {
+    await store.close().catch(() => {});
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return fail(`SANDBOX_DNS_PORT ${dnsPort} on 127.0.0.1 is already in use: stop what uses it or set SANDBOX_DNS_PORT to another port (0 picks a free one)`);
+    if (code === 'EACCES') return fail(`SANDBOX_DNS_PORT ${dnsPort} needs privileges this process lacks: set it to a port above 1023 (0 picks a free one)`);
+    return fail(`the sandbox's name server could not start: ${(error as Error).message}`);
+  }
+
   const clock = options.clock ?? systemClock(options.transitionMs ?? 2000);
   const catalogue = loadCatalogue();
   const deps = { store, clock, catalogue, services: registry.services };
@@ -149,6 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     notYetImplemented: new Map(Object.entries(NOT_YET_IMPLEMENTED).map(([id, tag]) => [id, `the ${tag} area is not built yet`])),
     tokens,
     ...deps,
+    sandbox,
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
@@ -158,6 +177,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await app.listen({ port, host });
   } catch (error) {
     await app.close().catch(() => {});
+    await sandbox.close().catch(() => {});
     await store.close().catch(() => {});
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') return fail(`port ${port} on ${host} is already in use: stop what uses it or set PORT to another port`);
@@ -180,6 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store,
     spec,
     app,
+    sandbox,
     close: () => (closing ??= (async () => {
       // Requests in flight finish; connections they leave idle (keep-alive) are closed as they
       // become idle, and any still open after the grace period are cut.
@@ -191,6 +212,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         clearInterval(sweep);
         clearTimeout(cut);
       }
+      await sandbox.close();
       await store.close();
     })()),
   };

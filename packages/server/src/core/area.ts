@@ -6,6 +6,7 @@ import type { operations } from '@cloudapi/types';
 import type { AuthContext, PermissionLevel } from './auth.js';
 import type { Catalogue } from './catalogue.js';
 import type { Clock } from './clock.js';
+import type { Sandbox } from '../sandbox/index.js';
 import type { Services, TaggableKind } from './services.js';
 import type { OperationSpec } from './spec.js';
 import type { Db, Store, Trx } from './store/db.js';
@@ -42,6 +43,8 @@ export interface HandlerContext<K extends OperationId = OperationId, B = Request
   clock: Clock;
   catalogue: Catalogue;
   services: Services;
+  /** The world outside the account: remote name servers, other accounts' bucket labels. */
+  sandbox: Sandbox;
   /** Throws 403 unless the caller holds `level` (read_write satisfies read_only) on the object. */
   requirePermission(db: Db | Trx, entity: string, id: number | string, level: PermissionLevel): Promise<void>;
   /** Gives the caller read_write on an object it just created (restricted users keep what they make). */

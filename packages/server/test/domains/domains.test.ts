@@ -13,8 +13,8 @@ const previousAxfrPort = process.env.AXFR_PORT;
 
 beforeAll(async () => {
   t = await startTestServer({ name: 'domains' });
-  ns = await startNameServer(['legacy.example', 'second.example', 'third.example']);
-  // The server's zone transfers go to this port (the server reads AXFR_PORT at each import).
+  ns = await startNameServer(['remote.example', 'second.example', 'third.example']);
+  // Transfers from name servers outside the sandbox world go to this port (read at each import).
   process.env.AXFR_PORT = String(ns.port);
 });
 afterAll(async () => {
@@ -176,11 +176,11 @@ describe('domains', () => {
 
   it('import creates the domain from a real AXFR zone transfer over TCP from remote_nameserver', async () => {
     const before = ns.transfers;
-    const imported = await api().post('/domains/import', { domain: 'legacy.example', remote_nameserver: '127.0.0.1' });
+    const imported = await api().post('/domains/import', { domain: 'remote.example', remote_nameserver: '127.0.0.1' });
     expect(imported.status, imported.text).toBe(200);
     expect(ns.transfers).toBe(before + 1);
     expect(imported.body).toMatchObject({
-      domain: 'legacy.example', type: 'master', status: 'active', soa_email: 'host.master@legacy.example',
+      domain: 'remote.example', type: 'master', status: 'active', soa_email: 'host.master@remote.example',
       ttl_sec: 86400, refresh_sec: 14400, retry_sec: 3600, expire_sec: 604800,
     });
     const records = (await api().get(`/domains/${imported.body.id}/records`)).body.data;
@@ -188,17 +188,17 @@ describe('domains', () => {
     expect(brief).toEqual([
       ['A', 'www', '192.0.2.10'],
       ['AAAA', 'www', '2001:db8::10'],
-      ['CNAME', 'blog', 'www.legacy.example'],
-      ['MX', 'mail', 'mx1.legacy.example'],
+      ['CNAME', 'blog', 'www.remote.example'],
+      ['MX', 'mail', 'mx1.remote.example'],
       ['TXT', '_dmarc', 'v=DMARC1; p=reject'],
-      ['SRV', '_sip._tcp', 'sip.legacy.example'],
+      ['SRV', '_sip._tcp', 'sip.remote.example'],
       ['CAA', '', 'ca.example'],
       ['NS', 'sub', 'ns.other.example'],
     ]);
     expect(records.find((r: any) => r.type === 'SRV')).toMatchObject({ service: '_sip', protocol: '_tcp', priority: 10, weight: 5, port: 5060 });
     expect(records.find((r: any) => r.type === 'MX').priority).toBe(10);
     // Importing it again: the name is hosted already (and no transfer is made for it).
-    const again = await api().post('/domains/import', { domain: 'legacy.example', remote_nameserver: '127.0.0.1' });
+    const again = await api().post('/domains/import', { domain: 'remote.example', remote_nameserver: '127.0.0.1' });
     expect(again.status).toBe(400);
     expect(fieldsOf(again)).toEqual(['domain']);
     expect(ns.transfers).toBe(before + 1);
@@ -206,6 +206,28 @@ describe('domains', () => {
     const byName = await api().post('/domains/import', { domain: 'second.example', remote_nameserver: 'localhost' });
     expect(byName.status, byName.text).toBe(200);
     expect(byName.body.soa_email).toBe('host.master@second.example');
+  });
+
+  it('import from a name server of the sandbox world (the spec\'s example) is a real AXFR from the server\'s own name server', async () => {
+    const before = ns.transfers;
+    const imported = await api().post('/domains/import', { domain: 'legacy.example', remote_nameserver: 'ns1.legacy.example' });
+    expect(imported.status, imported.text).toBe(200);
+    // AXFR_PORT (the test's name server) is not asked: the zone comes from data/sandbox.json.
+    expect(ns.transfers).toBe(before);
+    expect(imported.body).toMatchObject({ domain: 'legacy.example', soa_email: 'hostmaster@legacy.example', ttl_sec: 86400, refresh_sec: 14400, retry_sec: 3600, expire_sec: 604800 });
+    const records = (await api().get(`/domains/${imported.body.id}/records`)).body.data;
+    expect(records.map((r: any) => `${r.type} ${r.name} ${r.target}`)).toEqual([
+      'A ns1 192.0.2.53', 'A ns2 198.51.100.53', 'A www 192.0.2.80', 'AAAA www 2001:db8::80', 'CNAME ftp www.legacy.example',
+      'TXT _dmarc v=DMARC1; p=none', 'SRV _xmpp-client._tcp xmpp.legacy.example', 'A xmpp 192.0.2.81', 'CAA  ca.example',
+    ]);
+    // The world's name servers serve each of its zones; names are matched without case or the root's period.
+    const archive = await api().post('/domains/import', { domain: 'archive.example', remote_nameserver: 'NS2.Legacy.Example.' });
+    expect(archive.status, archive.text).toBe(200);
+    expect(archive.body.soa_email).toBe('dns@archive.example');
+    const refused = await api().post('/domains/import', { domain: 'unknown.example', remote_nameserver: 'ns1.legacy.example' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: 'remote_nameserver', reason: expect.stringMatching(/ns1\.legacy\.example refused the zone transfer of unknown\.example \(REFUSED\)/) }]);
+    expect(ns.transfers).toBe(before);
   });
 
   it('import fails with 400 naming remote_nameserver when the transfer is refused or impossible, and writes nothing', async () => {

@@ -1,11 +1,12 @@
 // Object Storage: one test per rule of the requirements (and of the spec's decisions).
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock } from '../support/harness.js';
+import { startTestServer, testClock, TOKENS } from '../support/harness.js';
 import type { TestServer } from '../support/harness.js';
 import { CLUSTER, createBucket, ensureCurl, objectUrl, putObject } from './support.js';
 
@@ -18,6 +19,9 @@ afterAll(() => t?.close());
 
 const full = () => t.as('full');
 const other = () => t.as('noGrants'); // another user of the account, with every scope
+const readOnly = () => t.as('readOnly');
+/** How answers name a user: `user-` and the start of its token's SHA-256. */
+const userName = (token: string) => `user-${createHash('sha256').update(token).digest('hex').slice(0, 12)}`;
 const bucketPath = (label: string, cluster = CLUSTER) => `/object-storage/buckets/${cluster}/${label}`;
 const list = (label: string, query: Record<string, string | number> = {}) => full().get(`${bucketPath(label)}/object-list`, { query });
 const PEM_CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n';
@@ -32,13 +36,33 @@ describe('object storage', () => {
     expect((await t.as(null).get('/object-storage/clusters/mars-1')).status).toBe(404);
   });
 
-  it('a bucket label is unique within a cluster: another owner\'s label is a 400 naming label', async () => {
-    await createBucket(full(), 'unique-label');
-    const taken = await other().post('/object-storage/buckets', { label: 'unique-label', cluster: CLUSTER });
-    expect(taken.status).toBe(400);
-    expect(taken.body.errors[0]).toMatchObject({ field: 'label', reason: expect.stringMatching(/another owner/) });
-    // The same label in another cluster is another bucket.
-    expect((await other().post('/object-storage/buckets', { label: 'unique-label', cluster: 'ap-south-1' })).status).toBe(200);
+  it('a bucket label is unique within a cluster: a label another owner (account) uses there is a 400 naming label', async () => {
+    // data/sandbox.json: other accounts hold `backups` in both clusters, `media-assets` in ap-south-1.
+    for (const [label, cluster] of [['backups', CLUSTER], ['backups', 'ap-south-1'], ['media-assets', 'ap-south-1']]) {
+      const taken = await full().post('/object-storage/buckets', { label, cluster });
+      expect(taken.status, `${cluster}/${label}`).toBe(400);
+      expect(taken.body.errors).toEqual([{ field: 'label', reason: `The bucket label ${label} is already used in cluster ${cluster} by another owner` }]);
+      expect((await full().get(bucketPath(label, cluster))).status).toBe(404);
+    }
+    // The same label in another cluster is free.
+    expect((await createBucket(full(), 'media-assets')).label).toBe('media-assets');
+    const listed = (await full().get('/object-storage/buckets')).body.data.map((b: any) => `${b.cluster}/${b.label}`);
+    expect(listed).toContain(`${CLUSTER}/media-assets`);
+    expect(listed).not.toContain('ap-south-1/media-assets');
+  });
+
+  it('buckets belong to the account: another user of it creating the same label gets that bucket (200), and sees and changes it', async () => {
+    const mine = await createBucket(full(), 'shared-label');
+    const again = await other().post('/object-storage/buckets', { label: 'shared-label', cluster: CLUSTER });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(mine);
+    expect((await other().get(bucketPath('shared-label'))).body).toEqual(mine);
+    expect((await other().put(`${bucketPath('shared-label')}/access`, { acl: 'public-read' })).status).toBe(200);
+    await putObject(other(), 'shared-label', 'by-other.txt');
+    expect((await full().get(bucketPath('shared-label'))).body.objects).toBe(1);
+    // Scopes still apply: a read-only token reads the bucket, and cannot change it.
+    expect((await readOnly().get(bucketPath('shared-label'))).status).toBe(200);
+    expect((await readOnly().put(`${bucketPath('shared-label')}/access`, { acl: 'private' })).status).toBe(403);
   });
 
   it('POST of an existing own bucket answers 200 with that bucket', async () => {
@@ -63,14 +87,17 @@ describe('object storage', () => {
     expect(badLabel.body.errors[0].field).toBe('label');
   });
 
-  it('the bucket lists show the buckets the caller owns, all of them or those of one cluster', async () => {
-    await createBucket(other(), 'others-only');
-    const all = await full().get('/object-storage/buckets');
-    expect(all.body.data.map((b: any) => b.label)).not.toContain('others-only');
-    expect((await other().get('/object-storage/buckets')).body.data.map((b: any) => `${b.cluster}/${b.label}`)).toEqual(expect.arrayContaining([`${CLUSTER}/others-only`, 'ap-south-1/unique-label']));
-    const perCluster = await other().get('/object-storage/buckets/ap-south-1');
-    expect(perCluster.body.data.map((b: any) => b.label)).toEqual(['unique-label']);
-    expect((await full().get(bucketPath('others-only'))).status).toBe(404);
+  it('the bucket lists show the account\'s buckets to each of its users, all of them or those of one cluster', async () => {
+    await createBucket(other(), 'made-by-other');
+    await createBucket(full(), 'made-by-full', 'ap-south-1');
+    for (const user of [full(), other()]) {
+      const all = (await user.get('/object-storage/buckets')).body.data.map((b: any) => `${b.cluster}/${b.label}`);
+      expect(all).toEqual(expect.arrayContaining([`${CLUSTER}/made-by-other`, 'ap-south-1/made-by-full']));
+      // Other accounts' buckets are not the account's.
+      expect(all).not.toContain(`${CLUSTER}/backups`);
+      expect((await user.get('/object-storage/buckets/ap-south-1')).body.data.map((b: any) => b.label)).toEqual(['made-by-full']);
+    }
+    expect((await full().get(bucketPath('made-by-other'))).status).toBe(200);
     expect((await full().get('/object-storage/buckets/mars-1')).status).toBe(404);
   });
 
@@ -88,7 +115,7 @@ describe('object storage', () => {
     expect((await full().get(bucketPath('not-empty'))).status).toBe(404);
   });
 
-  it('bucket access: POST and PUT do the same, custom accepted; only on the caller\'s buckets', async () => {
+  it('bucket access: POST and PUT do the same, custom accepted; only on the account\'s buckets', async () => {
     await createBucket(full(), 'access-bucket');
     for (const method of ['post', 'put'] as const) {
       const answer = await full()[method](`${bucketPath('access-bucket')}/access`, { acl: 'custom', cors_enabled: false });
@@ -97,7 +124,8 @@ describe('object storage', () => {
     }
     const wrongAcl = await full().put(`${bucketPath('access-bucket')}/access`, { acl: 'everyone' });
     expect(wrongAcl.body.errors[0].field).toBe('acl');
-    expect((await other().put(`${bucketPath('access-bucket')}/access`, { acl: 'private' })).status).toBe(404);
+    expect((await full().put(`${bucketPath('no-such-bucket')}/access`, { acl: 'private' })).status).toBe(404);
+    expect((await full().put(`${bucketPath('backups')}/access`, { acl: 'private' })).status).toBe(404);
   });
 
   it('an object\'s ACL is viewed with its XML and changed (custom accepted); a missing object is 404', async () => {
@@ -132,7 +160,16 @@ describe('object storage', () => {
     const listed = await list('curl-bucket');
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ is_truncated: false, next_marker: null });
-    expect(listed.body.data).toEqual([{ name: 'photos/dog 1.jpg', etag: expect.stringMatching(/^[0-9a-f]{32}$/), last_modified: expect.stringMatching(/Z$/), owner: expect.stringMatching(/^user-/), size: 41 }]);
+    expect(listed.body.data).toEqual([{ name: 'photos/dog 1.jpg', etag: expect.stringMatching(/^[0-9a-f]{32}$/), last_modified: expect.stringMatching(/Z$/), owner: userName(TOKENS.full.token), size: 41 }]);
+  });
+
+  it('an object\'s owner is the user who made the pre-signed URL that wrote it', async () => {
+    await createBucket(full(), 'owners-bucket');
+    await putObject(full(), 'owners-bucket', 'a.txt');
+    await putObject(other(), 'owners-bucket', 'b.txt');
+    expect((await list('owners-bucket')).body.data.map((o: any) => [o.name, o.owner])).toEqual([['a.txt', userName(TOKENS.full.token)], ['b.txt', userName(TOKENS.noGrants.token)]]);
+    const acl = await full().get(`${bucketPath('owners-bucket')}/object-acl`, { query: { name: 'b.txt' } });
+    expect(acl.body.acl_xml).toContain(`<Owner><ID>${userName(TOKENS.noGrants.token)}</ID>`);
   });
 
   it('a pre-signed GET URL reads the object, with its content type', async () => {
@@ -210,7 +247,7 @@ describe('object storage', () => {
     expect((await list('expired-bucket')).body.data).toEqual([]);
   });
 
-  it('a tampered URL gets 403 ErrorResponse: the signature covers the object, bucket, expiry, content type and method', async () => {
+  it('a tampered URL gets 403 ErrorResponse: the signature covers the object, bucket, expiry, content type, maker and method', async () => {
     await createBucket(full(), 'signed-bucket');
     await putObject(full(), 'signed-bucket', 'secret.txt');
     const url = await objectUrl(full(), 'signed-bucket', { name: 'upload.txt', method: 'PUT', content_type: 'text/plain' });
@@ -218,6 +255,8 @@ describe('object storage', () => {
       url.replace('upload.txt', 'secret.txt'),
       url.replace(/expires=(\d+)/, (_m, s) => `expires=${Number(s) + 100000}`),
       url.replace('content_type=text%2Fplain', 'content_type=text%2Fhtml'),
+      url.replace(/user=([0-9a-f])/, (_m, c) => `user=${c === '0' ? '1' : '0'}`),
+      url.replace(/&user=[0-9a-f]+/, ''),
       url.replace(/signature=([0-9a-f])/, (_m, c) => `signature=${c === '0' ? '1' : '0'}`),
       url.replace(/&signature=[0-9a-f]+/, ''),
     ];
@@ -336,7 +375,7 @@ describe('object storage', () => {
   });
 
   // Last: it removes everything.
-  it('cancel removes all buckets and their contents irretrievably, of every user', async () => {
+  it('cancel removes all the account\'s buckets and their contents irretrievably, whoever made them', async () => {
     await createBucket(full(), 'doomed-bucket');
     await putObject(full(), 'doomed-bucket', 'x.txt');
     const url = await objectUrl(full(), 'doomed-bucket', { name: 'x.txt' });

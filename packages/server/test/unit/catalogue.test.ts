@@ -4,13 +4,14 @@
 // catalogue exactly; every region, cluster, kernel and public image an example names exists.
 import { describe, expect, it } from 'vitest';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
-import { bodiesOf, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { loadCatalogue } from '../../src/core/catalogue.js';
 import { loadBundle } from '../../src/core/spec.js';
+import { examples as examplesOf, objectsIn } from '../support/examples.js';
 
 const document = loadBundle();
 const views = createSchemaViews(document);
 const catalogue = loadCatalogue();
+const examples = () => examplesOf(document);
 const schema = (name: string) => `#/components/schemas/${name}`;
 const KINDS = [
   { name: 'Region', entries: catalogue.regions, find: catalogue.region },
@@ -18,22 +19,6 @@ const KINDS = [
   { name: 'ComputeKernel', entries: catalogue.kernels, find: catalogue.kernel },
   { name: 'Cluster', entries: catalogue.clusters, find: catalogue.cluster },
 ] as const;
-
-/** Every example value of the bundle (bodies and parameters), with where it is. */
-function* examples(): Generator<{ where: string; value: unknown }> {
-  for (const op of operations(document)) {
-    for (const body of bodiesOf(document, op)) for (const e of mediaExamples(document, body.media)) yield { where: `${op.operation.operationId} ${body.kind} example "${e.name}"`, value: e.value };
-    for (const p of op.parameters) for (const v of parameterExamples(document, p)) yield { where: `${op.operation.operationId} parameter ${p.name}`, value: { [p.name]: v } };
-  }
-}
-
-function* objectsIn(value: unknown): Generator<Record<string, unknown>> {
-  if (Array.isArray(value)) for (const item of value) yield* objectsIn(item);
-  else if (value && typeof value === 'object') {
-    yield value as Record<string, unknown>;
-    for (const item of Object.values(value)) yield* objectsIn(item);
-  }
-}
 
 describe('catalogue', () => {
   for (const kind of KINDS) {

@@ -26,7 +26,7 @@ describe('cloudapi-server command line', () => {
   it('--help prints the usage, with every setting, and exits 0', () => {
     const result = run(['--help']);
     expect(result.status).toBe(0);
-    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'TOKENS_FILE', 'TRANSITION_MS', 'LOG_LEVEL']) expect(result.stdout).toContain(name);
+    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'TOKENS_FILE', 'TRANSITION_MS', 'LOG_LEVEL', 'SANDBOX_DNS_PORT']) expect(result.stdout).toContain(name);
   });
 
   it('an unknown flag prints the usage to stderr and exits 2', () => {
@@ -42,15 +42,31 @@ describe('cloudapi-server command line', () => {
     expect(result.stderr).toMatch(/PORT must be an integer/);
   });
 
-  it('a port in use stops start-up with one line and exit 1', async () => {
+  it('a port in use (PORT or SANDBOX_DNS_PORT) stops start-up with one line and exit 1', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
       expect(failure({ PORT: String(port) })).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      expect(failure({ SANDBOX_DNS_PORT: String(port) })).toMatch(new RegExp(`SANDBOX_DNS_PORT ${port} on 127\\.0\\.0\\.1 is already in use`));
     } finally {
       blocker.close();
     }
+  });
+
+  it('the sandbox name server listens on SANDBOX_DNS_PORT and serves the import example; SIGTERM stops it with the server', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const dir = tempDir('cli-sandbox');
+    const server = spawnServer({ DATA_DIR: dir, TOKENS_FILE: writeTokensFile(dir), SANDBOX_DNS_PORT: String(port) });
+    const baseUrl = await server.ready;
+    await server.waitFor(new RegExp(`sandbox name server: 127\\.0\\.0\\.1:${port} \\(zone transfers of legacy\\.example`));
+    const imported = await fetch(`${baseUrl}/domains/import`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ domain: 'legacy.example', remote_nameserver: 'ns1.legacy.example' }) });
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
   it('a DATABASE_URL that cannot be reached stops start-up with one line and exit 1', () => {

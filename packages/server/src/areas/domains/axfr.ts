@@ -1,11 +1,13 @@
 // A zone transfer (AXFR, RFC 5936) over TCP with dns-packet: one query, then answer messages
-// (each with a two-byte length) until the zone's SOA comes a second time. The name server's port
-// is AXFR_PORT (default 53), so that tests can serve a zone from 127.0.0.1 on a free port, and
-// AXFR_RESOLVE (`host=address,…`, like curl's --resolve) sends the transfers for a name server
-// that DNS does not know (the spec's example `ns1.legacy.example`) to an address of one's choice.
+// (each with a two-byte length) until the zone's SOA comes a second time. A name server of the
+// sandbox world (the spec's example `ns1.legacy.example`) is the sandbox's own name server on
+// 127.0.0.1 (src/sandbox/). Any other is reached on AXFR_PORT (default 53), so that tests can
+// serve a zone from 127.0.0.1 on a free port, at its address in DNS or the one AXFR_RESOLVE
+// (`host=address,…`, like curl's --resolve) gives it.
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket } from 'dns-packet';
+import type { Sandbox } from '../../sandbox/index.js';
 
 export const DEFAULT_AXFR_PORT = 53;
 const TRANSFER_TIMEOUT_MS = 15_000;
@@ -33,15 +35,26 @@ export function axfrAddress(nameserver: string, env: NodeJS.ProcessEnv = process
   return nameserver;
 }
 
-/** Every record of `zone` as `nameserver` transfers it, the opening SOA first. */
-export function transferZone(nameserver: string, port: number, zone: string, timeoutMs = TRANSFER_TIMEOUT_MS): Promise<Answer[]> {
+export interface TransferTarget {
+  host: string;
+  port: number;
+}
+
+/** Where a transfer from `nameserver` connects: the sandbox's name server, or the name server itself. */
+export function transferTarget(nameserver: string, sandbox: Pick<Sandbox, 'nameServerAddress'>, env: NodeJS.ProcessEnv = process.env): TransferTarget {
+  return sandbox.nameServerAddress(nameserver) ?? { host: axfrAddress(nameserver, env), port: axfrPort(env) };
+}
+
+/** Every record of `zone` as `nameserver` (reached at `target`) transfers it, the opening SOA first. */
+export function transferZone(nameserver: string, target: TransferTarget, zone: string, timeoutMs = TRANSFER_TIMEOUT_MS): Promise<Answer[]> {
+  const { port } = target;
   return new Promise((resolve, reject) => {
     const answers: Answer[] = [];
     let buffered = Buffer.alloc(0);
     let received = 0;
     let soaSeen = 0;
     let settled = false;
-    const socket = net.connect({ host: axfrAddress(nameserver), port });
+    const socket = net.connect({ host: target.host, port });
     const finish = (error: Error | null) => {
       if (settled) return;
       settled = true;

@@ -10,7 +10,7 @@ import { forUpdate } from '../../core/store/db.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { setTags, tagLabels, untagObject } from '../../core/tagging.js';
-import { axfrPort, transferZone, TransferError } from './axfr.js';
+import { transferTarget, transferZone, TransferError } from './axfr.js';
 import { importedZone } from './import.js';
 import { migrations } from './migrations.js';
 import { checkAmongOthers, checkComplete, mergedRecord, recordValues, roundDomainTiming } from './records.js';
@@ -159,7 +159,7 @@ export default defineArea({
       if (await ctx.db.selectFrom('domains').select('id').where('domain', '=', domain).executeTakeFirst()) throw hostedAlready(domain);
       let zone;
       try {
-        zone = importedZone(await transferZone(nameserver, axfrPort(), domain), domain, nameserver);
+        zone = importedZone(await transferZone(nameserver, transferTarget(nameserver, ctx.sandbox), domain), domain, nameserver);
       } catch (error) {
         if (error instanceof TransferError) throw badRequest(`The zone transfer (AXFR) of ${domain} failed: ${error.message}`, 'remote_nameserver');
         throw error;

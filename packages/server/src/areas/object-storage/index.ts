@@ -1,4 +1,4 @@
-// Object Storage: clusters (from the catalogue), buckets per cluster with their access settings,
+// Object Storage: clusters (from the catalogue), the account's buckets per cluster with their access settings,
 // objects written and read through the pre-signed URLs this server issues (presigned.ts) and
 // listed S3-style (listing.ts), object ACLs, bucket TLS certificates, access keys, the outbound
 // transfer, and cancellation, which removes every bucket and object.
@@ -6,25 +6,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
+import type { Db, Trx } from '../../core/store/db.js';
 import { paginate, paginateList } from '../../core/store/pagination.js';
 import { listObjects } from './listing.js';
 import { migrations } from './migrations.js';
 import { isForeignKeyViolation, monthOf, objectUrlRoutes, presignedPath } from './presigned.js';
 import type { UrlMethod } from './presigned.js';
-import { aclXml, ownBucket, toAccessKey, toBucket, toBuckets } from './store.js';
+import { aclXml, BUCKET_LABEL, bucketOrNotFound, toAccessKey, toBucket, toBuckets } from './store.js';
 import type { BucketAccess, BucketRow } from './store.js';
 
-/**
- * S3's bucket naming rule: the label is the first part of the bucket's hostname
- * (`<label>.<cluster domain>`), so it must be a valid one.
- */
-const BUCKET_LABEL = /^(?=.{3,63}$)[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 const DEFAULT_EXPIRES_IN = 3600;
 
-const owner = (ctx: Pick<HandlerContext, 'auth'>) => ctx.auth!.tokenId;
-
 function bucketOf(ctx: HandlerContext, params: { clusterId: string; bucket: string }): Promise<BucketRow> {
-  return ownBucket(ctx.db, ctx.catalogue, owner(ctx), params.clusterId, params.bucket);
+  return bucketOrNotFound(ctx.db, ctx.catalogue, params.clusterId, params.bucket);
 }
 
 function requireCluster(ctx: Pick<HandlerContext, 'catalogue'>, id: string) {
@@ -64,33 +58,33 @@ export default defineArea({
 
     getObjectStorageCluster: async (ctx) => requireCluster(ctx, ctx.params.clusterId),
 
-    listBuckets: async (ctx) => paginate(ctx.db.selectFrom('buckets').selectAll().where('owner', '=', owner(ctx)).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows)),
+    listBuckets: async (ctx) => paginate(ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows)),
 
     listClusterBuckets: async (ctx) => {
       requireCluster(ctx, ctx.params.clusterId);
-      return paginate(ctx.db.selectFrom('buckets').selectAll().where('owner', '=', owner(ctx)).where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
+      return paginate(ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
     },
 
-    // The label is unique per cluster (a constraint): of two creates of one label, one inserts.
-    // The other, and any later create, finds the bucket: the caller's own answers it (200), another
-    // user's is a 400 naming `label`.
+    // Buckets belong to the account. A label another account holds (the sandbox world's) is a 400
+    // naming `label`. The label is unique per cluster (a constraint): of two creates of one label,
+    // one inserts; the other, and any later create, finds the account's bucket and answers it (200).
     createBucket: async (ctx) => {
       const { label, cluster: clusterId, acl = 'private', cors_enabled: cors = false } = ctx.body;
       const cluster = ctx.catalogue.cluster(clusterId);
       if (!cluster) throw badRequest(`Cluster ${clusterId} does not exist`, 'cluster');
+      const sameLabel = (db: Db | Trx) => db.selectFrom('buckets').selectAll().where('cluster', '=', clusterId).where('label', '=', label);
       if (cluster.status !== 'available') {
-        // An unavailable cluster takes no new bucket; the caller's existing one is still answered.
-        const existing = await ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', clusterId).where('label', '=', label).where('owner', '=', owner(ctx)).executeTakeFirst();
-        if (existing) return toBucket(ctx.db, ctx.catalogue, existing);
+        // An unavailable cluster takes no new bucket; the account's existing one is still answered.
+        const row = await sameLabel(ctx.db).executeTakeFirst();
+        if (row) return toBucket(ctx.db, ctx.catalogue, row);
         throw badRequest(`Cluster ${clusterId} is ${cluster.status}: it takes no new buckets`, 'cluster');
       }
       if (!BUCKET_LABEL.test(label)) throw badRequest('A bucket label is 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit (it is part of the bucket\'s hostname)', 'label');
+      if (ctx.sandbox.heldByOtherAccount(clusterId, label)) throw badRequest(`The bucket label ${label} is already used in cluster ${clusterId} by another owner`, 'label');
       const row = await ctx.write(async (trx) => {
-        await trx.insertInto('buckets').values({ cluster: clusterId, label, owner: owner(ctx), acl, cors_enabled: cors ? 1 : 0, created: ctx.clock.now() })
+        await trx.insertInto('buckets').values({ cluster: clusterId, label, acl, cors_enabled: cors ? 1 : 0, created: ctx.clock.now() })
           .onConflict((oc) => oc.columns(['cluster', 'label']).doNothing()).execute();
-        const found = await trx.selectFrom('buckets').selectAll().where('cluster', '=', clusterId).where('label', '=', label).executeTakeFirstOrThrow();
-        if (found.owner !== owner(ctx)) throw badRequest(`The bucket label ${label} is already used in cluster ${clusterId} by another owner`, 'label');
-        return found;
+        return sameLabel(trx).executeTakeFirstOrThrow();
       });
       return toBucket(ctx.db, ctx.catalogue, row);
     },
@@ -148,7 +142,7 @@ export default defineArea({
       if (name === '.' || name === '..') throw badRequest(`An object named ${name} cannot be addressed by a URL`, 'name');
       const bucket = await bucketOf(ctx, ctx.params);
       const signed = method === 'GET' || method === 'DELETE' ? undefined : contentType;
-      const path = await presignedPath(ctx.db, ctx.clock, { method: method as UrlMethod, cluster: bucket.cluster, bucket: bucket.label, name, contentType: signed, expiresIn });
+      const path = await presignedPath(ctx.db, ctx.clock, { method: method as UrlMethod, cluster: bucket.cluster, bucket: bucket.label, name, contentType: signed, expiresIn, user: ctx.auth!.tokenId });
       return { url: ctx.absoluteUrl(path) };
     },
 
@@ -179,7 +173,7 @@ export default defineArea({
       return {};
     },
 
-    // Every bucket and object of the account, of every user, irretrievably. Access keys stay:
+    // Every bucket and object of the account, irretrievably. Access keys stay:
     // the requirements name buckets and their contents.
     cancelObjectStorage: async (ctx) => {
       await ctx.write(async (trx) => {
@@ -199,7 +193,7 @@ export default defineArea({
     },
 
     // Without `bucket_access` an unlimited key; with it (even empty) a key limited to the listed
-    // buckets, each of which must be one of the caller's, listed once. The secret key is in this
+    // buckets, each of which must be one of the account's, listed once. The secret key is in this
     // answer only; the store keeps its hash.
     createAccessKey: async (ctx) => {
       const { label = '', bucket_access: access } = ctx.body;
@@ -211,7 +205,7 @@ export default defineArea({
           const key = JSON.stringify([entry.cluster, entry.bucket_name]);
           if (seen.has(key)) throw badRequest(`Bucket ${entry.bucket_name} in ${entry.cluster} is listed twice`, `bucket_access.${i}.bucket_name`);
           seen.add(key);
-          const bucket = await ctx.db.selectFrom('buckets').select('id').where('cluster', '=', entry.cluster).where('label', '=', entry.bucket_name).where('owner', '=', owner(ctx)).executeTakeFirst();
+          const bucket = await ctx.db.selectFrom('buckets').select('id').where('cluster', '=', entry.cluster).where('label', '=', entry.bucket_name).executeTakeFirst();
           if (!bucket) throw badRequest(`Bucket ${entry.bucket_name} does not exist in cluster ${entry.cluster}`, `bucket_access.${i}.bucket_name`);
         }
       }

@@ -1,6 +1,7 @@
 // The Object Storage tables: buckets (label unique per cluster), their objects (the data itself,
 // in the database), bucket certificates, access keys, the signing secret of pre-signed URLs, and
-// the outbound transfer per month.
+// the outbound transfer per month. Buckets belong to the account: the second migration drops the
+// `owner` column (the token that created a bucket) the first one made.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../../core/store/db.js';
@@ -64,6 +65,12 @@ export const migrations: Migrations = {
         .addColumn('value', 'text', (c) => c.notNull())
         .execute();
       await db.insertInto('object_storage_secrets').values({ name: 'url_signing', value: randomBytes(32).toString('hex') }).execute();
+    },
+  },
+  '202611270700_object-storage_buckets_of_the_account': {
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('buckets_owner').execute();
+      await db.schema.alterTable('buckets').dropColumn('owner').execute();
     },
   },
 };

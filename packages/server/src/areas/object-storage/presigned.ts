@@ -1,13 +1,15 @@
 // Pre-signed URLs: `POST .../object-url` hands out a URL on this server, outside `/v4`, that
 // allows one method on one object until it expires, without a token:
 //
-//   {GET|PUT|POST|DELETE} /object-storage-urls/<cluster>/<bucket>/<name, escaped>?expires=<epoch s>[&content_type=<type>]&signature=<hex>
+//   {GET|PUT|POST|DELETE} /object-storage-urls/<cluster>/<bucket>/<name, escaped>?expires=<epoch s>[&content_type=<type>]&user=<token id>&signature=<hex>
 //
 // The signature is an HMAC-SHA256, with a secret kept in the database, over the method, the
-// cluster, the bucket, the object name, the expiry and the content type; any change to the URL
-// or another method fails it (403). Expiry is checked against the server's clock. A URL made with
-// a content type must be used with exactly that `Content-Type` (403 otherwise). PUT and POST
-// write the body as the object (creating or replacing it), GET reads it, DELETE removes it.
+// cluster, the bucket, the object name, the expiry, the content type and the user who made the
+// URL; any change to the URL or another method fails it (403). Expiry is checked against the
+// server's clock. A URL made with a content type must be used with exactly that `Content-Type`
+// (403 otherwise). PUT and POST write the body as the object (creating or replacing it; the
+// URL's maker is its owner, as the signer of an S3 pre-signed URL is), GET reads it, DELETE
+// removes it.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AreaDeps } from '../../core/area.js';
@@ -28,6 +30,8 @@ interface Signed {
   name: string;
   expires: number;
   contentType?: string;
+  /** The token id of the user who made the URL. */
+  user: string;
 }
 
 const secrets = new WeakMap<object, string>();
@@ -45,15 +49,17 @@ async function signingSecret(db: Db | Trx): Promise<string> {
 
 function signature(secret: string, s: Signed): string {
   // Fields joined by a newline, which none may hold unescaped: JSON keeps them apart.
-  return createHmac('sha256', secret).update(JSON.stringify([s.method, s.cluster, s.bucket, s.name, s.expires, s.contentType ?? null])).digest('hex');
+  return createHmac('sha256', secret).update(JSON.stringify([s.method, s.cluster, s.bucket, s.name, s.expires, s.contentType ?? null, s.user])).digest('hex');
 }
 
 /** The path and query of a URL allowing `method` on the object until `expiresIn` seconds from now. */
 export async function presignedPath(db: Db, clock: Clock, request: Omit<Signed, 'expires'> & { expiresIn: number }): Promise<string> {
   const expires = Math.floor(clock.now() / 1000) + request.expiresIn;
-  const signed: Signed = { method: request.method, cluster: request.cluster, bucket: request.bucket, name: request.name, expires, contentType: request.contentType };
+  const { expiresIn: _, ...rest } = request;
+  const signed: Signed = { ...rest, expires };
   const query = new URLSearchParams({ expires: String(expires) });
   if (request.contentType !== undefined) query.set('content_type', request.contentType);
+  query.set('user', request.user);
   query.set('signature', signature(await signingSecret(db), signed));
   // The name is one path segment (`/` escaped too): dot segments such as `a/../b` would be
   // collapsed by clients before the request is sent, and the signature would no longer match.
@@ -68,7 +74,8 @@ async function verify(request: FastifyRequest<{ Params: Record<string, string> }
   const one = (key: string) => (typeof query[key] === 'string' ? query[key] as string : undefined);
   const expiresText = one('expires');
   const given = one('signature');
-  if (!expiresText || !/^\d{1,12}$/.test(expiresText) || !given) throw forbidden('This is not a pre-signed URL of this server: expires and signature are required');
+  const user = one('user');
+  if (!expiresText || !/^\d{1,12}$/.test(expiresText) || !given || !user) throw forbidden('This is not a pre-signed URL of this server: expires, user and signature are required');
   const signed: Signed = {
     method: request.method,
     cluster: request.params.cluster!,
@@ -76,6 +83,7 @@ async function verify(request: FastifyRequest<{ Params: Record<string, string> }
     name: request.params['*']!,
     expires: Number(expiresText),
     contentType: one('content_type'),
+    user,
   };
   const expected = Buffer.from(signature(await signingSecret(deps.store.db), signed), 'hex');
   const actual = Buffer.from(/^[0-9a-f]{64}$/.test(given) ? given : '', 'hex');
@@ -117,7 +125,7 @@ export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Pro
       handler: async (request, reply) => {
         const signed = await verify(request, deps);
         const { db } = deps.store;
-        const bucket = await db.selectFrom('buckets').select(['id', 'owner']).where('cluster', '=', signed.cluster).where('label', '=', signed.bucket).executeTakeFirst();
+        const bucket = await db.selectFrom('buckets').select('id').where('cluster', '=', signed.cluster).where('label', '=', signed.bucket).executeTakeFirst();
         if (!bucket) throw notFound(`Bucket ${signed.bucket} does not exist in cluster ${signed.cluster}`);
 
         if (request.method === 'GET') {
@@ -140,7 +148,7 @@ export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Pro
         if (Number(request.headers['content-length'] ?? 0) > MAX_OBJECT_BYTES) throw tooLarge();
         const data = await readBody(request.body as NodeJS.ReadableStream | undefined);
         const etag = createHash('md5').update(data).digest('hex');
-        const values = { size: data.length, etag, content_type: signed.contentType ?? 'application/octet-stream', owner: bucket.owner, last_modified: deps.clock.now(), data };
+        const values = { size: data.length, etag, content_type: signed.contentType ?? 'application/octet-stream', owner: signed.user, last_modified: deps.clock.now(), data };
         try {
           await deps.store.write((trx) => trx.insertInto('bucket_objects').values({ bucket_id: bucket.id, name: signed.name, acl: 'private', ...values })
             .onConflict((oc) => oc.columns(['bucket_id', 'name']).doUpdateSet(values)).execute());

@@ -16,8 +16,6 @@ export interface BucketTable {
   id: Generated<number>;
   cluster: string;
   label: string;
-  /** The user (token id) that created it: only they see it; its label stays taken for others. */
-  owner: string;
   acl: ObjectAcl;
   cors_enabled: number;
   created: number;
@@ -30,6 +28,7 @@ export interface BucketObjectTable {
   etag: string;
   content_type: string;
   acl: ObjectAcl;
+  /** The user (token id) that made the pre-signed URL that wrote it. */
   owner: string;
   last_modified: number;
   data: Buffer;
@@ -67,10 +66,16 @@ declare module '../../core/store/schema.js' {
 
 export type BucketRow = Selectable<BucketTable>;
 
-/** The caller's bucket `label` in `cluster`, or 404 (also when another user owns it). */
-export async function ownBucket(db: Db | Trx, catalogue: Catalogue, owner: string, cluster: string, label: string): Promise<BucketRow> {
+/**
+ * S3's bucket naming rule: the label is the first part of the bucket's hostname
+ * (`<label>.<cluster domain>`), so it must be a valid one.
+ */
+export const BUCKET_LABEL = /^(?=.{3,63}$)[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
+
+/** The account's bucket `label` in `cluster`, or 404 (also when another account holds the label). */
+export async function bucketOrNotFound(db: Db | Trx, catalogue: Catalogue, cluster: string, label: string): Promise<BucketRow> {
   if (!catalogue.cluster(cluster)) throw notFound(`Cluster ${cluster} does not exist`);
-  const row = await db.selectFrom('buckets').selectAll().where('cluster', '=', cluster).where('label', '=', label).where('owner', '=', owner).executeTakeFirst();
+  const row = await db.selectFrom('buckets').selectAll().where('cluster', '=', cluster).where('label', '=', label).executeTakeFirst();
   if (!row) throw notFound(`Bucket ${label} does not exist in cluster ${cluster}`);
   return row;
 }

@@ -16,6 +16,7 @@ import { recordCreator, requirePermission } from '../permissions.js';
 import type { Services } from '../services.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
+import type { Sandbox } from '../../sandbox/index.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
 
@@ -33,6 +34,7 @@ export interface AppOptions {
   clock: Clock;
   catalogue: Catalogue;
   services: Services;
+  sandbox: Sandbox;
   logLevel: string;
   logStream?: NodeJS.WritableStream;
   /** Extra routes of areas (outside the bundle's operations). */
@@ -106,7 +108,7 @@ function compiledFor(spec: ApiSpec) {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { spec, store, clock, catalogue, services, tokens } = options;
+  const { spec, store, clock, catalogue, services, sandbox, tokens } = options;
   const { validation, serialization } = compiledFor(spec);
   const errorBody = serialization.forPointer('#/components/schemas/ErrorResponse');
 
@@ -286,6 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           clock,
           catalogue,
           services,
+          sandbox,
           requirePermission: (db, entity, id, level) => requirePermission(db, auth, entity, id, level),
           recordCreator: (trx, entity, id) => recordCreator(trx, auth, entity, id),
           requireGrant: (grant) => {
