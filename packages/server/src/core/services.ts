@@ -36,10 +36,13 @@ export interface ComputeDirectory {
   /** Labels of instances by id (a volume shows its instance's label). */
   labels(db: Db | Trx, ids: number[]): Promise<Map<number, string>>;
   /**
-   * The config a volume attaches to: `configId` when given and the instance's, else the only
-   * config, else the last booted one; `{error}` when none can be chosen.
+   * Where a volume attached to an instance goes, within the instance's limits: with
+   * `persistent`, the config `configId` when given and the instance's, else the only config,
+   * else the last booted one (at most eight volumes); without, no config, a running instance and
+   * one volume per GB of its RAM. `{error}` when it cannot go there. Locks the instance's row:
+   * call it in the transaction that attaches the volume.
    */
-  configForVolume(db: Db | Trx, instanceId: number, configId: number | undefined): Promise<{ configId: number } | { error: string; field?: string }>;
+  placeVolume(trx: Trx, instanceId: number, placement: { configId?: number; persistent: boolean; now: number }): Promise<{ configId: number | null } | { error: string; field?: string }>;
   /** A disk of an instance, for capturing an image from it. */
   disk(db: Db | Trx, diskId: number): Promise<{ id: number; label: string; size: number; computeId: number } | undefined>;
 }
@@ -55,6 +58,6 @@ export const noComputes: ComputeDirectory = {
   instance: async () => undefined,
   page: async () => ({ items: [], total: 0 }),
   labels: async () => new Map(),
-  configForVolume: async () => ({ error: 'The compute instance does not exist' }),
+  placeVolume: async () => ({ error: 'The compute instance does not exist' }),
   disk: async () => undefined,
 };

@@ -7,6 +7,9 @@ import type { Api, TestServer } from '../support/harness.js';
 
 /** Restricted, may add instances: holds only what it creates. */
 const computeAdder = { token: 'test-compute-adder', scopes: '*', grants: ['add_computes'], restricted: true };
+/** Image capture scopes: images:read_write alone, and with computes:read_only. */
+const imagesOnly = { token: 'test-images-only', scopes: 'images:read_write', grants: 'all', restricted: false };
+const capturer = { token: 'test-capturer', scopes: 'images:read_write computes:read_only', grants: 'all', restricted: false };
 
 let t: TestServer;
 let full: Api;
@@ -14,7 +17,7 @@ const clock = testClock(0);
 const PASSWORD = 'correct-Horse-battery-staple-42';
 
 beforeAll(async () => {
-  t = await startTestServer({ name: 'compute', clock, tokens: [...Object.values(TOKENS), computeAdder] });
+  t = await startTestServer({ name: 'compute', clock, tokens: [...Object.values(TOKENS), computeAdder, imagesOnly, capturer] });
   full = t.as('full');
 });
 afterAll(() => t?.close());
@@ -38,6 +41,24 @@ const diskIds = (config: any) => Object.values(config.devices).filter((d: any) =
 const statusOf = async (id: number) => (await ok(full.get(`/compute/instances/${id}`))).status;
 /** The size of a disk in MB, read by capturing an image of it (disks have no operation of their own). */
 const diskSize = async (diskId: number) => (await ok(full.post('/images', { disk_id: diskId }))).size as number;
+const boot = (id: number, body: object = {}) => ok(full.post(`/compute/instances/${id}/boot`, body));
+/** An offline instance whose only profile has nothing in its root device (`/dev/sda`): its boots fail. */
+const unbootable = async (body: object = {}) => {
+  const instance = await empty(body);
+  await ok(full.post(`/compute/instances/${instance.id}/configs`, { label: 'no-root', devices: {} }));
+  return instance;
+};
+/** Moves the clock to `ms` from now: the instance is still `state` 30 s before, and offline then. */
+async function offlineAfter(id: number, ms: number, state = 'booting') {
+  clock.advance(ms - 30_000);
+  expect(await statusOf(id)).toBe(state);
+  clock.advance(30_000);
+  expect(await statusOf(id)).toBe('offline');
+}
+const volumeIn = (region = 'us-east', label = 'vol') => ok(full.post('/volumes', { label, region }));
+const attach = (volumeId: number, body: object) => full.post(`/volumes/${volumeId}/attach`, body);
+const attachedTo = async (volumeId: number) => (await ok(full.get(`/volumes/${volumeId}`))).compute_id as number | null;
+const volumesInConfigs = async (id: number) => (await configsOf(id)).flatMap((c) => Object.values(c.devices).map((d: any) => d?.volume_id).filter((v) => v != null));
 
 
 describe('compute instances', () => {
@@ -165,9 +186,10 @@ describe('compute instances', () => {
     await refused(full.get('/tags/ops-missing'), 404);
   });
 
-  it('interfaces: at most three, at most one public, VLAN labels and addresses unique', async () => {
+  it('a deploy with a VLAN interface; interfaces per instance: at most three, at most one public, VLAN labels and addresses unique', async () => {
     const vlan = (label: string, ipam_address: string | null = null) => ({ purpose: 'vlan', label, ipam_address });
     const pub = { purpose: 'public' };
+    expect((await refused(full.post('/compute/instances', { region: 'us-west', type: 'g6-standard-2', image: 'compute/debian11', root_pass: PASSWORD, interfaces: [vlan('a')] })))[0]!.field).toBe('interfaces.0.purpose');
     await refused(full.post('/compute/instances', { region: 'us-east', type: 'g6-standard-2', interfaces: [pub, vlan('a'), vlan('b'), vlan('c')] }));
     await refused(full.post('/compute/instances', { region: 'us-east', type: 'g6-standard-2', interfaces: [pub, pub] }));
     expect((await refused(full.post('/compute/instances', { region: 'us-east', type: 'g6-standard-2', interfaces: [pub, vlan('a'), vlan('a')] })))[0]!.field).toBe('interfaces.2.label');
@@ -343,6 +365,66 @@ describe('actions', () => {
   });
 });
 
+describe('watchdog', () => {
+  it('a boot fails when the profile\'s root device holds nothing: the instance powers off', async () => {
+    const instance = await unbootable();
+    await ok(full.put(`/compute/instances/${instance.id}`, { watchdog_enabled: false }));
+    await withTransitions(clock, 60_000, () => boot(instance.id));
+    await offlineAfter(instance.id, 60_000);
+  });
+
+  it('watchdog: reboots an instance that powers off unexpectedly, and gives up after more than 5 boot jobs within 15 minutes', async () => {
+    const instance = await unbootable();
+    const failingBoot = () => withTransitions(clock, 60_000, () => boot(instance.id));
+    // The boot and five by the watchdog, each failing after a minute: six boot jobs, then offline.
+    await failingBoot();
+    await offlineAfter(instance.id, 6 * 60_000);
+    // A boot at 7 minutes: six jobs already within 15 minutes, so the watchdog does not retry.
+    clock.advance(60_000);
+    await failingBoot();
+    await offlineAfter(instance.id, 60_000);
+    // Once those jobs are more than 15 minutes old, it retries five times again.
+    clock.advance(15 * 60_000);
+    await failingBoot();
+    await offlineAfter(instance.id, 6 * 60_000);
+  });
+
+  it('the watchdog counts every boot job: after a boot and four reboots within 15 minutes, a failing boot is not retried', async () => {
+    const instance = await deploy({ booted: false });
+    for (let i = 0; i < 5; i++) await boot(instance.id);
+    const [config] = await configsOf(instance.id);
+    await ok(full.put(`/compute/instances/${instance.id}/configs/${config.id}`, { root_device: '/dev/sdc' }));
+    await withTransitions(clock, 60_000, () => boot(instance.id));
+    await offlineAfter(instance.id, 60_000, 'rebooting');
+  });
+
+  it('a failing boot job lasts at most a minute, so the watchdog gives up even when states last longer', async () => {
+    const instance = await unbootable();
+    await withTransitions(clock, 10 * 60_000, () => boot(instance.id));
+    await offlineAfter(instance.id, 6 * 60_000);
+  });
+
+  it('turning the watchdog off while boots fail stops its retries; turning it on starts them', async () => {
+    const stopped = await unbootable();
+    await withTransitions(clock, 60_000, () => boot(stopped.id));
+    const started = await unbootable();
+    await ok(full.put(`/compute/instances/${started.id}`, { watchdog_enabled: false }));
+    await withTransitions(clock, 60_000, () => boot(started.id));
+    clock.advance(20_000);
+    await ok(full.put(`/compute/instances/${stopped.id}`, { watchdog_enabled: false }));
+    await ok(full.put(`/compute/instances/${started.id}`, { watchdog_enabled: true }));
+    // Both are 20 s into their first job: the one stops at its end, the other retries five times.
+    await offlineAfter(stopped.id, 40_000);
+    await offlineAfter(started.id, 5 * 60_000);
+  });
+
+  it('a rescue boot needs no root device of the profile: it ends running', async () => {
+    const instance = await unbootable();
+    await ok(full.post(`/compute/instances/${instance.id}/rescue`, { devices: {} }));
+    expect(await statusOf(instance.id)).toBe('running');
+  });
+});
+
 describe('clone', () => {
   it('clone: configs absent clones every config and its disks, an empty array none, a list those; disks adds disks', async () => {
     const source = await deploy();
@@ -373,7 +455,10 @@ describe('clone', () => {
     const source = await deploy({ type: 'g6-standard-1' });
     const crowded = await deploy();
     expect((await refused(full.post(`/compute/instances/${source.id}/clone`, { compute_id: crowded.id })))[0]).toMatchObject({ field: 'compute_id', reason: expect.stringMatching(/disk space/) });
+    // Its profile has no root disk, so the boot fails after its minute; without the watchdog
+    // nothing boots it again.
     const busy = await withTransitions(clock, 60_000, () => empty({ type: 'g6-standard-4' }).then(async (i) => {
+      await ok(full.put(`/compute/instances/${i.id}`, { watchdog_enabled: false }));
       await ok(full.post(`/compute/instances/${i.id}/configs`, { label: 'x', devices: {} }));
       await ok(full.post(`/compute/instances/${i.id}/boot`));
       return i;
@@ -461,11 +546,98 @@ describe('volumes and images of instances', () => {
     expect(errors[0]!.reason).toMatch(/8 volumes/);
   });
 
+  it('persistent volumes per instance: at most eight, across its configs; volumes without persistence do not count', async () => {
+    const instance = await deploy({ type: 'g6-standard-1' });
+    const [main] = await configsOf(instance.id);
+    const second = await ok(full.post(`/compute/instances/${instance.id}/configs`, { label: 'second', devices: {} }));
+    for (let i = 0; i < 5; i++) await ok(full.post('/volumes', { label: `m${i}`, compute_id: instance.id, config_id: main.id }));
+    for (let i = 0; i < 3; i++) await ok(full.post('/volumes', { label: `s${i}`, compute_id: instance.id, config_id: second.id }));
+    expect((await refused(full.post('/volumes', { label: 'ninth', compute_id: instance.id, config_id: second.id })))[0]).toMatchObject({ field: 'config_id', reason: expect.stringMatching(/8 volumes/) });
+    const spare = await volumeIn();
+    expect((await refused(attach(spare.id, { compute_id: instance.id, config_id: second.id })))[0]!.reason).toMatch(/8 volumes/);
+    // A profile's devices cannot add a ninth either; nothing is changed.
+    expect((await refused(full.put(`/compute/instances/${instance.id}/configs/${second.id}`, { devices: { sda: { volume_id: spare.id } } })))[0]!.field).toBe('devices');
+    expect(await attachedTo(spare.id)).toBeNull();
+    await ok(attach(spare.id, { compute_id: instance.id, persist_across_boots: false }));
+    expect((await ok(full.get(`/compute/instances/${instance.id}/volumes`))).results).toBe(9);
+  });
+
+  it('persist_across_boots false: the volume goes in no config, and the instance must be running', async () => {
+    const instance = await deploy();
+    const volume = await volumeIn();
+    expect((await ok(attach(volume.id, { compute_id: instance.id, persist_across_boots: false }))).compute_id).toBe(instance.id);
+    expect(await volumesInConfigs(instance.id)).toEqual([]);
+    expect((await ok(full.get(`/compute/instances/${instance.id}/volumes`))).data.map((v: any) => v.id)).toEqual([volume.id]);
+    const [config] = await configsOf(instance.id);
+    const other = await volumeIn();
+    expect((await refused(attach(other.id, { compute_id: instance.id, config_id: config.id, persist_across_boots: false }))).map((e) => e.field)).toContain('config_id');
+    expect((await refused(attach(other.id, { persist_across_boots: false }))).map((e) => e.field)).toContain('compute_id');
+    const offline = await deploy({ booted: false });
+    expect((await refused(attach(other.id, { compute_id: offline.id, persist_across_boots: false })))[0]).toMatchObject({ field: 'compute_id', reason: expect.stringMatching(/is offline; .* needs a running instance/) });
+    const provisioning = await withTransitions(clock, 60_000, () => deploy());
+    expect((await refused(attach(other.id, { compute_id: provisioning.id, persist_across_boots: false })))[0]!.reason).toMatch(/is provisioning/);
+    clock.advance(60_000);
+    await ok(attach(other.id, { compute_id: provisioning.id, persist_across_boots: false }));
+  });
+
+  it('volumes attached without persistence: at most the instance\'s RAM in GB (up to 64)', async () => {
+    const instance = await deploy({ type: 'g6-standard-1' }); // 2 GB
+    const [a, b, c] = [await volumeIn(), await volumeIn(), await volumeIn()];
+    await ok(attach(a.id, { compute_id: instance.id, persist_across_boots: false }));
+    await ok(attach(b.id, { compute_id: instance.id, persist_across_boots: false }));
+    expect((await refused(attach(c.id, { compute_id: instance.id, persist_across_boots: false })))[0]).toMatchObject({ field: 'compute_id', reason: expect.stringMatching(/at most 2 volumes attached without persist_across_boots/) });
+    // Persistent volumes are counted apart.
+    await ok(attach(c.id, { compute_id: instance.id }));
+    const nanode = await deploy({ type: 'g6-nanode-1', image: 'compute/alpine3.19' }); // 1 GB
+    const [d, e] = [await volumeIn(), await volumeIn()];
+    await ok(attach(d.id, { compute_id: nanode.id, persist_across_boots: false }));
+    expect((await refused(attach(e.id, { compute_id: nanode.id, persist_across_boots: false })))[0]!.reason).toMatch(/at most 1 volume attached/);
+  });
+
+  it('a volume attached without persistence leaves when the instance stops running; persistent ones stay', async () => {
+    const instance = await deploy();
+    const transient = await volumeIn();
+    const kept = await ok(full.post('/volumes', { label: 'kept', compute_id: instance.id }));
+    await ok(attach(transient.id, { compute_id: instance.id, persist_across_boots: false }));
+    await ok(full.post(`/compute/instances/${instance.id}/shutdown`));
+    expect([await attachedTo(transient.id), await attachedTo(kept.id)]).toEqual([null, instance.id]);
+    await boot(instance.id);
+    await ok(attach(transient.id, { compute_id: instance.id, persist_across_boots: false }));
+    await boot(instance.id); // a reboot
+    expect([await attachedTo(transient.id), await attachedTo(kept.id)]).toEqual([null, instance.id]);
+    // Placed in a profile's slot, it is attached for good.
+    await ok(attach(transient.id, { compute_id: instance.id, persist_across_boots: false }));
+    const [config] = await configsOf(instance.id);
+    await ok(full.put(`/compute/instances/${instance.id}/configs/${config.id}`, { devices: { ...config.devices, sdh: { volume_id: transient.id } } }));
+    await ok(full.post(`/compute/instances/${instance.id}/shutdown`));
+    expect(await attachedTo(transient.id)).toBe(instance.id);
+  });
+
   it('an image is captured from an instance\'s disk', async () => {
     const instance = await deploy();
     const [config] = await configsOf(instance.id);
     const image = await ok(full.post('/images', { disk_id: diskIds(config)[0], label: 'captured' }));
     expect(image).toMatchObject({ label: 'captured', size: 81920 - 512, is_public: false });
+  });
+
+  it('capturing an image needs images:read_write and computes:read_only', async () => {
+    const instance = await deploy();
+    const [config] = await configsOf(instance.id);
+    const errors = await refused(t.as({ token: imagesOnly.token }).post('/images', { disk_id: diskIds(config)[0] }), 403);
+    expect(errors[0]!.reason).toMatch(/computes:read_only/);
+    expect((await ok(t.as({ token: capturer.token }).post('/images', { disk_id: diskIds(config)[0] }))).size).toBe(81920 - 512);
+  });
+
+  it('Managed compute settings: one entry per instance, with its label and address; none once it is deleted', async () => {
+    const instance = await deploy({ label: 'managed-web' });
+    const instances = await ok(full.get('/compute/instances'));
+    const settings = await ok(full.get('/managed/compute-settings'));
+    expect(settings.results).toBe(instances.results);
+    expect(await ok(full.get(`/managed/compute-settings/${instance.id}`))).toEqual({ id: instance.id, label: 'managed-web', group: '', ssh: { access: true, user: 'root', ip: instance.ipv4[0], port: 22 } });
+    await ok(full.put(`/compute/instances/${instance.id}`, { label: 'managed-web-2' }));
+    expect((await ok(full.get(`/managed/compute-settings/${instance.id}`))).label).toBe('managed-web-2');
+    await ok(full.delete(`/compute/instances/${instance.id}`));
+    await refused(full.get(`/managed/compute-settings/${instance.id}`), 404);
   });
 
   it('kernels are a read-only list without authorization', async () => {

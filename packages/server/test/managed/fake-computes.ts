@@ -19,7 +19,7 @@ const fakeComputes: ComputeDirectory = {
   instance: async (_db, id) => byId.get(id),
   page: async (_db, offset, limit) => ({ items: INSTANCES.slice(offset, offset + limit), total: INSTANCES.length }),
   labels: async (_db, ids) => new Map(ids.filter((id) => byId.has(id)).map((id) => [id, byId.get(id)!.label])),
-  configForVolume: async () => ({ error: 'no config' }),
+  placeVolume: async () => ({ error: 'no config' }),
   disk: async () => undefined,
 };
 

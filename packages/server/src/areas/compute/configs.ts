@@ -6,9 +6,10 @@ import { badRequest } from '../../core/errors.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { DEFAULT_KERNEL, PARAVIRT_ONLY_SLOTS } from './model.js';
-import { checkDevices, checkInterfaces, requireType, requireVlanRoom } from './rules.js';
+import { checkDevices, checkInterfaces, lockInstance, requireType, requireVlanRoom } from './rules.js';
 import { configOrNotFound, instanceOrNotFound, json, toConfigs } from './store.js';
 import type { ConfigRow, InstanceRow, StoredDevices } from './store.js';
+import { requirePersistentRoom } from './volumes.js';
 
 type Fields = components['schemas']['ComputeConfigFields'];
 
@@ -52,9 +53,15 @@ async function columnsOf(ctx: HandlerContext, trx: Trx, instance: InstanceRow, b
   return { columns, volumesToAttach };
 }
 
-/** Volumes placed in a profile's slots are attached to the instance, in that profile. */
+/**
+ * Volumes placed in a profile's slots are attached to the instance, in that profile, for good
+ * (an instance holds at most eight so: its row is locked by the caller).
+ */
 async function attachVolumes(trx: Trx, computeId: number, configId: number, volumeIds: number[], now: number) {
-  if (volumeIds.length) await trx.updateTable('volumes').set({ compute_id: computeId, config_id: configId, updated: now }).where('id', 'in', volumeIds).where('compute_id', 'is', null).execute();
+  if (!volumeIds.length) return;
+  await trx.updateTable('volumes').set({ compute_id: computeId, config_id: configId, persistent: 1, updated: now }).where('id', 'in', volumeIds)
+    .where((eb) => eb.or([eb('compute_id', 'is', null), eb.and([eb('compute_id', '=', computeId), eb('persistent', '=', 0)])])).execute();
+  await requirePersistentRoom(trx, computeId, 'devices');
 }
 
 export const configHandlers = defineHandlers({
@@ -68,7 +75,7 @@ export const configHandlers = defineHandlers({
   createComputeConfig: async (ctx) => {
     const { computeId } = ctx.params;
     const row = await ctx.write(async (trx) => {
-      const instance = await instanceOrNotFound(trx, computeId);
+      const instance = await lockInstance(trx, computeId);
       const { columns, volumesToAttach } = await columnsOf(ctx as never, trx, instance, ctx.body as Fields);
       const created = await trx.insertInto('compute_configs').values({ ...columns, compute_id: computeId, created: columns.updated }).returningAll().executeTakeFirstOrThrow();
       await attachVolumes(trx, computeId, created.id, volumesToAttach, columns.updated);
@@ -81,7 +88,7 @@ export const configHandlers = defineHandlers({
   updateComputeConfig: async (ctx) => {
     const { computeId, configId } = ctx.params;
     const row = await ctx.write(async (trx) => {
-      const instance = await instanceOrNotFound(trx, computeId);
+      const instance = await lockInstance(trx, computeId);
       const current = await configOrNotFound(trx, computeId, configId);
       const { columns, volumesToAttach } = await columnsOf(ctx as never, trx, instance, (ctx.body ?? {}) as Fields, current);
       await trx.updateTable('compute_configs').set(columns).where('id', '=', configId).execute();

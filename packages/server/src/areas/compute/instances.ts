@@ -20,6 +20,7 @@ import { changeState, checkDevices, checkInterfaces, lockInstance, requireRegion
 import { statsOf, transferOf, transferOfMonth } from './stats.js';
 import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, json, shownInstance, toInstances } from './store.js';
 import type { Alerts, InstanceRow, InstanceStatus } from './store.js';
+import { replanFailingBoots, startBoot, startRescue } from './watchdog.js';
 
 type CreateBody = components['schemas']['ComputeInstanceCreateRequest'];
 
@@ -90,7 +91,6 @@ async function createInstance(ctx: HandlerContext<'createComputeInstance'>) {
     const deployed = await deployableImage(ctx, image);
     const swap = body.swap_size ?? DEFAULT_SWAP_MB;
     if (deployed.size + swap > type.disk) throw badRequest(`Type ${type.id} has ${type.disk} MB of disk; the image needs ${deployed.size} MB and the swap ${swap} MB`, 'type');
-    await requireVlanRoom(ctx.db, region, interfaces);
     contents = imageContents(deployed, type, swap, interfaces);
     boots = booted ?? true;
     state = provisioned(ctx, boots);
@@ -107,6 +107,8 @@ async function createInstance(ctx: HandlerContext<'createComputeInstance'>) {
     state = provisioned(ctx, boots);
   }
   const row = await ctx.write(async (trx) => {
+    // The profiles' VLANs (an image deploy's interfaces, a backup's profiles) count in the region.
+    await requireVlanRoom(trx, region, interfacesOf(contents), typeof image === 'string' ? 'interfaces' : 'backup_id');
     const id = await insertInstance(trx, ctx, { label: label ?? undefined, region, type, image: typeof image === 'string' ? image : null, group: group ?? undefined, privateIp: privateIp ?? false, backups: backups ?? false, state });
     const configIds = await writeContents(trx, ctx.clock, id, contents);
     if (boots && configIds.length) await trx.updateTable('compute_instances').set({ last_config_id: configIds[0]! }).where('id', '=', id).execute();
@@ -121,7 +123,8 @@ async function deleteInstance(trx: Trx, id: number): Promise<void> {
   await clearContents(trx, id);
   await trx.deleteFrom('compute_backups').where('compute_id', '=', id).execute();
   await trx.deleteFrom('compute_clone_jobs').where('source_id', '=', id).execute();
-  await trx.updateTable('volumes').set({ compute_id: null, config_id: null }).where('compute_id', '=', id).execute();
+  await trx.deleteFrom('compute_boot_jobs').where('compute_id', '=', id).execute();
+  await trx.updateTable('volumes').set({ compute_id: null, config_id: null, persistent: 1 }).where('compute_id', '=', id).execute();
   await untagObject(trx, COMPUTE_KIND, id);
   await forgetObject(trx, COMPUTE_KIND, id);
   await trx.deleteFrom('compute_instances').where('id', '=', id).execute();
@@ -138,6 +141,9 @@ async function cloneSelection(trx: Trx, sourceId: number, configIds: number[] | 
   for (const config of chosen) for (const device of Object.values(json<Record<string, { disk_id: number | null }>>(config.devices))) if (device?.disk_id != null) wanted.add(device.disk_id);
   return save(chosen, disks.filter((d) => wanted.has(d.id)));
 }
+
+/** The interfaces of every profile of saved contents, in order. */
+const interfacesOf = (contents: Contents) => contents.configs.flatMap((c) => json<object[]>(c.fields.interfaces));
 
 const freeDisk = async (trx: Trx, row: InstanceRow) => requireType(row.type).disk - sizeOf(await disksOf(trx, row.id));
 
@@ -156,7 +162,9 @@ export const instanceHandlers = defineHandlers({
       const { alerts, backups, group, label, tags, watchdog_enabled: watchdog } = ctx.body ?? {};
       if (tags != null) ctx.requireGrant('unrestricted_user');
       const row = await ctx.write(async (trx) => {
-        const current = await instanceOrNotFound(trx, computeId);
+        const current = await lockInstance(trx, computeId);
+        // The watchdog turned on or off acts on boots failing now.
+        if (watchdog != null && (watchdog ? 1 : 0) !== current.watchdog_enabled) await replanFailingBoots(trx, current, watchdog, ctx.clock.now());
         const schedule = backups?.schedule;
         await trx.updateTable('compute_instances').set({
           ...(label != null ? { label } : {}),
@@ -184,7 +192,9 @@ export const instanceHandlers = defineHandlers({
   },
 
   // The profile: the one given, else the only one, else the last booted; several and none last
-  // booted is a 400. Offline boots (`booting`), running reboots (`rebooting`); both end running.
+  // booted is a 400. Offline boots (`booting`), running reboots (`rebooting`); both end running,
+  // or offline when the profile's root device holds nothing (after the watchdog's boots, if it
+  // is enabled: watchdog.ts).
   bootComputeInstance: async (ctx) => {
     const { computeId } = ctx.params;
     const configId = ctx.body?.config_id ?? undefined;
@@ -204,9 +214,9 @@ export const instanceHandlers = defineHandlers({
       } else {
         throw badRequest(`Compute instance ${computeId} has several configs and none was last booted: give config_id`, 'config_id');
       }
-      await changeState(trx, ctx, computeId, (current) => {
+      await changeState(trx, ctx, computeId, (current, row) => {
         requireSteady(computeId, current, 'booting');
-        return transition(ctx.clock, current === 'running' ? 'rebooting' : 'booting', 'running');
+        return startBoot(trx, ctx.clock, row, current, configs.find((c) => c.id === chosen)!);
       });
       await trx.updateTable('compute_instances').set({ last_config_id: chosen }).where('id', '=', computeId).execute();
     });
@@ -234,7 +244,7 @@ export const instanceHandlers = defineHandlers({
       await checkDevices(trx, instance, (ctx.body?.devices ?? {}) as never, profile?.virt_mode ?? 'paravirt');
       await changeState(trx, ctx, computeId, (current) => {
         requireSteady(computeId, current, 'a rescue boot');
-        return transition(ctx.clock, current === 'running' ? 'rebooting' : 'booting', 'running');
+        return startRescue(trx, ctx.clock, computeId, current);
       });
     });
     return {};
@@ -303,7 +313,7 @@ export const instanceHandlers = defineHandlers({
         // A profile with a VLAN interface cannot move to a region without VLANs: the clone does not start.
         const vlan = contents.configs.find((c) => json<{ purpose: string }[]>(c.fields.interfaces).some((i) => i.purpose === 'vlan'));
         if (vlan && !ctx.catalogue.region(body.region!)!.capabilities.includes(VLAN_CAPABILITY)) throw badRequest(`Config ${vlan.fields.label} has a VLAN interface and region ${body.region} has no VLANs`, 'region');
-        await requireVlanRoom(trx, body.region!, contents.configs.flatMap((c) => json<object[]>(c.fields.interfaces)), 'region');
+        await requireVlanRoom(trx, body.region!, interfacesOf(contents), 'region');
         const type = requireType(body.type!);
         if (sizeOf(contents.disks) > type.disk) throw badRequest(`Type ${type.id} has ${type.disk} MB of disk; the clone needs ${sizeOf(contents.disks)} MB`, 'type');
         targetId = await insertInstance(trx, ctx, {

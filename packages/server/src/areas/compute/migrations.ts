@@ -1,5 +1,6 @@
 // The Compute tables: instances (state on the clock), their disks and config profiles, backups
-// (state on the clock), and clone jobs (counted for the limit of concurrent clones).
+// (state on the clock), clone jobs (counted for the limit of concurrent clones), boot jobs
+// (counted by the watchdog) and one row per region to lock while its VLANs are counted.
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../../core/store/db.js';
 import { sql, valueIn, withIdColumn, withStateColumns } from '../../core/store/migration-kit.js';
@@ -85,6 +86,18 @@ export const migrations: Migrations = {
         .addColumn('finishes_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('compute_clone_jobs_source').on('compute_clone_jobs').columns(['source_id', 'finishes_at']).execute();
+    },
+  },
+  '202611270700_compute_boot_jobs_and_region_locks': {
+    async up(db: Kysely<any>) {
+      await withIdColumn(db, db.schema.createTable('compute_boot_jobs'))
+        .addColumn('compute_id', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('ends_at', 'bigint', (c) => c.notNull())
+        .addColumn('by_watchdog', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('compute_boot_jobs_instance').on('compute_boot_jobs').columns(['compute_id', 'started_at']).execute();
+      await db.schema.createTable('compute_region_locks').addColumn('region', 'text', (c) => c.primaryKey()).execute();
     },
   },
 };

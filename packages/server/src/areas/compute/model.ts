@@ -56,10 +56,30 @@ export type Slot = (typeof SLOTS)[number];
 /** Slots a `fullvirt` profile cannot use. */
 export const PARAVIRT_ONLY_SLOTS: readonly string[] = ['sde', 'sdf', 'sdg', 'sdh'];
 
-/** At most this many clones of one source run at once; at most this many volumes per profile. */
+/** The Limits table of the requirements. */
 export const MAX_CONCURRENT_CLONES = 5;
-export const MAX_VOLUMES_PER_CONFIG = 8;
 export const MAX_VLANS_PER_REGION = 10;
+/** Volumes attached with `persist_across_boots` (in a profile): per instance, so per profile too. */
+export const MAX_PERSISTENT_VOLUMES = 8;
+/** Volumes attached without it: one per GB of the instance's RAM, at most this many. */
+export const MAX_TRANSIENT_VOLUMES = 64;
+
+/** How many volumes an instance of `type` takes without persistence. */
+export const transientVolumeLimit = (type: InstanceType) => Math.min(Math.floor(type.memory / 1024), MAX_TRANSIENT_VOLUMES);
+
+/**
+ * The watchdog boots an instance that powered off unexpectedly, and gives up once more than five
+ * boot jobs (anyone's: boot, reboot, rescue, its own) started within 15 minutes.
+ */
+export const WATCHDOG_MAX_BOOT_JOBS = 5;
+export const WATCHDOG_WINDOW_MS = 15 * 60_000;
+/**
+ * A boot job whose root device holds nothing stops when the kernel finds no root file system,
+ * which takes the transition time but never more than this: six such jobs then always fall
+ * within the watchdog's window, so its retries end (a job of 3 minutes or more would let it
+ * boot forever).
+ */
+export const FAILED_BOOT_MAX_MS = 60_000;
 
 export const DEFAULT_KERNEL = 'compute/latest-64bit';
 export const DEFAULT_SWAP_MB = 512;

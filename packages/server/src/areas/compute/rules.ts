@@ -12,6 +12,7 @@ import { COMPUTE_CAPABILITY, instanceType, MAX_VLANS_PER_REGION, PARAVIRT_ONLY_S
 import type { InstanceType, Slot } from './model.js';
 import { instanceOrNotFound, json } from './store.js';
 import type { InstanceRow, InstanceStatus, StoredDevices } from './store.js';
+import { detachTransient } from './volumes.js';
 
 type InterfaceInput = components['schemas']['ComputeInterfaceInput'];
 type DeviceInput = components['schemas']['ComputeDeviceInput'] | null;
@@ -49,12 +50,16 @@ export function checkInterfaces(ctx: Pick<HandlerContext, 'catalogue'>, interfac
 
 /**
  * At most ten VLANs per region: a label not yet used by a profile of an instance in the region
- * makes a new VLAN. Only profiles naming a VLAN are read.
+ * makes a new VLAN. Only profiles naming a VLAN are read, with the region's lock row held
+ * (PostgreSQL; SQLite has one writer) until the profile is written, so that two requests adding
+ * VLANs at once are counted one after the other.
  */
-export async function requireVlanRoom(db: Db | Trx, region: string, interfaces: readonly object[], field = 'interfaces'): Promise<void> {
+export async function requireVlanRoom(trx: Trx, region: string, interfaces: readonly object[], field = 'interfaces'): Promise<void> {
   const wanted = (interfaces as { purpose: string; label: string }[]).map((i, index) => ({ ...i, index })).filter((i) => i.purpose === 'vlan');
   if (!wanted.length) return;
-  const rows = await db.selectFrom('compute_configs').innerJoin('compute_instances', 'compute_instances.id', 'compute_configs.compute_id')
+  await trx.insertInto('compute_region_locks').values({ region }).onConflict((oc) => oc.column('region').doNothing()).execute();
+  await forUpdate(trx, trx.selectFrom('compute_region_locks').select('region').where('region', '=', region)).executeTakeFirst();
+  const rows = await trx.selectFrom('compute_configs').innerJoin('compute_instances', 'compute_instances.id', 'compute_configs.compute_id')
     .select('compute_configs.interfaces').where('compute_instances.region', '=', region).where('compute_configs.interfaces', 'like', '%"vlan"%').execute();
   const existing = new Set(rows.flatMap((r) => json<{ purpose: string; label: string }[]>(r.interfaces).filter((i) => i.purpose === 'vlan').map((i) => i.label)));
   for (const entry of wanted) {
@@ -80,11 +85,12 @@ export async function checkDevices(db: Db | Trx, instance: InstanceRow, devices:
       const disk = await db.selectFrom('compute_disks').select('id').where('id', '=', device.disk_id).where('compute_id', '=', instance.id).executeTakeFirst();
       if (!disk) throw badRequest(`Disk ${device.disk_id} is not a disk of compute instance ${instance.id}`, `${field}.${slot}.disk_id`);
     } else {
-      const volume = await db.selectFrom('volumes').select(['id', 'region', 'compute_id']).where('id', '=', device.volume_id!).executeTakeFirst();
+      const volume = await db.selectFrom('volumes').select(['id', 'region', 'compute_id', 'persistent']).where('id', '=', device.volume_id!).executeTakeFirst();
       if (!volume) throw badRequest(`Volume ${device.volume_id} does not exist`, `${field}.${slot}.volume_id`);
       if (volume.region !== instance.region) throw badRequest(`Volume ${volume.id} is in ${volume.region}, the instance in ${instance.region}: they must be in the same region`, `${field}.${slot}.volume_id`);
       if (volume.compute_id !== null && volume.compute_id !== instance.id) throw badRequest(`Volume ${volume.id} is attached to another instance`, `${field}.${slot}.volume_id`);
-      if (volume.compute_id === null) volumesToAttach.push(volume.id);
+      // Unattached, or attached without persistence: a profile attaches it for good.
+      if (volume.compute_id === null || volume.persistent === 0) volumesToAttach.push(volume.id);
     }
     stored[slot as Slot] = { disk_id: device.disk_id ?? null, volume_id: device.disk_id != null ? null : device.volume_id ?? null };
   }
@@ -106,15 +112,16 @@ export async function lockInstance(trx: Trx, id: number): Promise<InstanceRow> {
 /**
  * Changes an instance's state as `plan` says from the state it is in (settled on the clock), in
  * one conditional UPDATE under a row lock: of two requests racing, the second sees the first's
- * state.
+ * state. An instance that stops running loses the volumes attached to it without persistence.
  */
-export async function changeState(trx: Trx, ctx: Pick<HandlerContext, 'clock'>, id: number, plan: (current: InstanceStatus, row: InstanceRow) => StateColumns<InstanceStatus> | null): Promise<InstanceRow> {
+export async function changeState(trx: Trx, ctx: Pick<HandlerContext, 'clock'>, id: number, plan: (current: InstanceStatus, row: InstanceRow) => StateColumns<InstanceStatus> | null | Promise<StateColumns<InstanceStatus> | null>): Promise<InstanceRow> {
   const now = ctx.clock.now();
   const row = await lockInstance(trx, id);
   const current = settle(row, now);
-  const columns = plan(current, row);
+  const columns = await plan(current, row);
   if (!columns) return row;
   const result = await trx.updateTable('compute_instances').set({ ...columns, updated: now }).where('id', '=', id).where(inState(current, now)).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw badRequest(`Compute instance ${id} changed state meanwhile; try again`);
+  if (current === 'running') await detachTransient(trx, id, now);
   return { ...row, ...columns, updated: now };
 }

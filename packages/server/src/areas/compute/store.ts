@@ -85,6 +85,20 @@ export interface CloneJobTable {
   finishes_at: number;
 }
 
+/** A boot job: asked for (boot, reboot, rescue) or the watchdog's; `ends_at` when it boots or fails. */
+export interface BootJobTable {
+  id: Generated<number>;
+  compute_id: number;
+  started_at: number;
+  ends_at: number;
+  by_watchdog: number;
+}
+
+/** One row per region, locked while the region's VLANs are counted. */
+export interface RegionLockTable {
+  region: string;
+}
+
 declare module '../../core/store/schema.js' {
   interface Database {
     compute_instances: InstanceTable;
@@ -92,6 +106,8 @@ declare module '../../core/store/schema.js' {
     compute_configs: ConfigTable;
     compute_backups: BackupTable;
     compute_clone_jobs: CloneJobTable;
+    compute_boot_jobs: BootJobTable;
+    compute_region_locks: RegionLockTable;
   }
 }
 

@@ -45,6 +45,13 @@ async function insertVolume(trx: Trx, ctx: HandlerContext, values: { label: stri
   return { ...row, tags: null };
 }
 
+/** The config a volume goes to on an instance (null: none), or the 400 saying why it cannot go there. */
+async function placeOnInstance(trx: Trx, ctx: HandlerContext, computeId: number, options: { configId?: number; persistent: boolean }): Promise<number | null> {
+  const placed = await ctx.services.computes.placeVolume(trx, computeId, { ...options, now: ctx.clock.now() });
+  if ('error' in placed) throw badRequest(placed.error, placed.field ?? (options.configId !== undefined ? 'config_id' : 'compute_id'));
+  return placed.configId;
+}
+
 export const volumeTaggable: TaggableKind = {
   type: VOLUME_KIND,
   field: 'volumes',
@@ -71,20 +78,19 @@ export default defineArea({
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 
     // Placement: in `region`, or attached to an instance (its region, and the config chosen as
-    // the requirements say). The `add_volumes` grant is checked before this runs.
+    // the requirements say, within the instance's limit). The `add_volumes` grant is checked
+    // before this runs.
     createVolume: async (ctx) => {
       const { label, size = 20, region, compute_id: computeId, config_id: configId, tags = [] } = ctx.body;
-      let placement = { region: region ?? '', compute_id: null as number | null, config_id: null as number | null };
+      const instance = computeId === undefined ? undefined : await ctx.services.computes.instance(ctx.db, computeId);
       if (computeId !== undefined) {
-        const instance = await ctx.services.computes.instance(ctx.db, computeId);
         if (!instance) throw badRequest(`Compute instance ${computeId} does not exist`, 'compute_id');
         if (region !== undefined && region !== instance.region) throw badRequest(`The volume must be in the instance's region, ${instance.region}`, 'region');
-        const config = await ctx.services.computes.configForVolume(ctx.db, computeId, configId);
-        if ('error' in config) throw badRequest(config.error, config.field ?? (configId !== undefined ? 'config_id' : 'compute_id'));
-        placement = { region: instance.region, compute_id: computeId, config_id: config.configId };
       }
-      requireBlockStorageRegion(ctx, placement.region, 'region');
+      requireBlockStorageRegion(ctx, instance?.region ?? region ?? '', 'region');
       const row = await ctx.write(async (trx) => {
+        const placement = { region: instance?.region ?? region ?? '', compute_id: computeId ?? null, config_id: null as number | null };
+        if (computeId !== undefined) placement.config_id = await placeOnInstance(trx, ctx, computeId, { configId, persistent: true });
         const created = await insertVolume(trx, ctx, { label, size, ...placement });
         await setTags(trx, VOLUME_KIND, created.id, tags, ctx.clock.now(), { replace: false });
         return { ...created, tags: joinTagLabels(tags) };
@@ -122,7 +128,8 @@ export default defineArea({
       return {};
     },
 
-    // Needs read_only on the volume and read_write on the instance, in the same region.
+    // Needs read_only on the volume and read_write on the instance, in the same region. Without
+    // persistence the volume goes in no config and leaves when the instance stops running.
     attachVolume: async (ctx) => {
       const { volumeId } = ctx.params;
       const { compute_id: computeId, config_id: configId, persist_across_boots: persist = true } = ctx.body;
@@ -132,16 +139,14 @@ export default defineArea({
       if (!instance) throw badRequest(`Compute instance ${computeId} does not exist`, 'compute_id');
       await ctx.requirePermission(ctx.db, 'compute', computeId, 'read_write');
       if (instance.region !== volume.region) throw badRequest(`The volume is in ${volume.region} and the instance in ${instance.region}: they must be in the same region`, 'compute_id');
-      let chosenConfig: number | null = null;
-      if (persist) {
-        const config = await ctx.services.computes.configForVolume(ctx.db, computeId, configId);
-        if ('error' in config) throw badRequest(config.error, config.field ?? (configId !== undefined ? 'config_id' : 'compute_id'));
-        chosenConfig = config.configId;
-      }
+      const alreadyAttached = () => badRequest(`Volume ${volumeId} is already attached to an instance; detach it first`);
       const row = await ctx.write(async (trx) => {
-        const result = await trx.updateTable('volumes').set({ compute_id: computeId, config_id: chosenConfig, updated: ctx.clock.now() })
+        if ((await volumeOrNotFound(ctx, volumeId, trx)).compute_id !== null) throw alreadyAttached();
+        const chosenConfig = await placeOnInstance(trx, ctx, computeId, { configId, persistent: persist });
+        // Conditional: of two attaches of this volume at once, one finds it attached.
+        const result = await trx.updateTable('volumes').set({ compute_id: computeId, config_id: chosenConfig, persistent: persist ? 1 : 0, updated: ctx.clock.now() })
           .where('id', '=', volumeId).where('compute_id', 'is', null).executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) throw badRequest(`Volume ${volumeId} is already attached to an instance; detach it first`);
+        if (Number(result.numUpdatedRows) === 0) throw alreadyAttached();
         return volumeOrNotFound(ctx, volumeId, trx);
       });
       return shown(ctx, ctx.db, row);
@@ -151,7 +156,7 @@ export default defineArea({
       const { volumeId } = ctx.params;
       await ctx.write(async (trx) => {
         await volumeOrNotFound(ctx, volumeId, trx);
-        const result = await trx.updateTable('volumes').set({ compute_id: null, config_id: null, updated: ctx.clock.now() })
+        const result = await trx.updateTable('volumes').set({ compute_id: null, config_id: null, persistent: 1, updated: ctx.clock.now() })
           .where('id', '=', volumeId).where('compute_id', 'is not', null).executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) throw badRequest(`Volume ${volumeId} is not attached to an instance`);
       });

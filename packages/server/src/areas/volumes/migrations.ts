@@ -21,4 +21,10 @@ export const migrations: Migrations = {
       await db.schema.createIndex('volumes_compute').on('volumes').column('compute_id').execute();
     },
   },
+  // 0: attached with `persist_across_boots` false, in no profile, until the instance stops running.
+  '202611270700_volumes_persistent': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('volumes').addColumn('persistent', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    },
+  },
 };

@@ -19,6 +19,8 @@ export interface VolumeTable extends StateColumns<VolumeStatus>, TimestampColumn
   region: string;
   compute_id: number | null;
   config_id: number | null;
+  /** 1, or 0 when attached with `persist_across_boots` false. */
+  persistent: Generated<number>;
 }
 
 declare module '../../core/store/schema.js' {
