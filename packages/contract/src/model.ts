@@ -35,6 +35,17 @@ export interface Link {
   parameters: Record<string, Expression>;
 }
 
+/**
+ * `x-presigned-url`: the answer holds a URL usable without a token; where the URL is, and the
+ * request fields that give its method, the Content-Type its request carries, and its object.
+ */
+export interface PresignedUrl {
+  url: Expression;
+  method: Expression;
+  contentType?: Expression;
+  object?: Expression;
+}
+
 export interface RequestBodyPlan {
   mediaType: string;
   schemaPointer: string;
@@ -67,6 +78,8 @@ export interface Operation {
   destructive: boolean;
   /** a GET whose success answer is a page of the list envelope */
   list: boolean;
+  /** its answer is a URL to use as it is (`x-presigned-url`) */
+  presigned?: PresignedUrl;
 }
 
 const JSON_MEDIA = /^application\/(.+\+)?json$/;
@@ -153,6 +166,12 @@ function requestBodyOf(document: any, op: WalkedOperation, resolve: (node: any) 
   return { mediaType: body.mediaType, schemaPointer: body.schemaPointer, examples, binaryFields, encoding: body.media.encoding, required };
 }
 
+function presignedOf(raw: any): PresignedUrl | undefined {
+  if (!raw || typeof raw !== 'object' || raw.url === undefined || raw.method === undefined) return undefined;
+  const optional = (value: unknown) => (value === undefined ? undefined : parseExpression(value));
+  return { url: parseExpression(raw.url), method: parseExpression(raw.method), contentType: optional(raw.content_type), object: optional(raw.object) };
+}
+
 /** Every operation of the document, in document order, with what the kit needs to call it. */
 export function modelOperations(document: any, resolve: (node: any) => any): Operation[] {
   return [...operations(document)].map((op, index) => {
@@ -177,6 +196,7 @@ export function modelOperations(document: any, resolve: (node: any) => any): Ope
       writes: !['get', 'head'].includes(op.method),
       destructive: op.method === 'post' && DESTRUCTIVE_VERB.test(id),
       list: isListAnswer(document, op, resolve),
+      presigned: presignedOf(operation['x-presigned-url']),
     };
   });
 }

@@ -11,10 +11,12 @@ import {
   type Check, type CheckContext, type TargetKind, checkAnswer, checkRefused, checkRejected, checkSuccess, describeAnswer,
   excerpt, fail, is2xx, pass, secretNamesOf, skip, successSchemaPointer, warn,
 } from './checks.js';
-import { type Answer, type Redact, send, toCurl, type TransportOptions } from './http.js';
+import { eachReference, exampleIdsOf, Harvest, idSources, referenceOf } from './harvest.js';
+import { type Answer, type OutgoingRequest, type Redact, send, toCurl, type TransportOptions } from './http.js';
 import { isJsonMedia, loadDocument, modelOperations, type Operation, parameterExamples, pathParameterNames, valueAt } from './model.js';
+import { checkUrls, ObjectBook, objectReference, objectSites, removeObjects, type UrlTools, type UrlUse, writeObject } from './objects.js';
 import { type Auth, buildRequest, type BodyValue, type Params } from './requests.js';
-import { type ExchangeView, referenceParameter, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
+import { evaluate, type ExchangeView, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
 import { createNamer, UNIQUE_FIELDS } from './unique.js';
@@ -209,6 +211,12 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const byId = new Map(ops.map((op) => [op.id, op]));
   const kinds = resourceKinds(ops);
   const registry = new ResourceRegistry(kinds, byId);
+  // Objects written through URLs the target hands out (x-presigned-url), and why one could not be.
+  const sites = objectSites(ops, views);
+  const book = new ObjectBook();
+  const unwritten = new Map<string, string>();
+  // Ids the target names in its answers that no operation creates (disks): the registry tracks the rest.
+  const harvest = new Harvest((key) => !registry.creatable(key), exampleIdsOf(ops));
   const notes: string[] = [];
   const notRun: NotRun[] = [];
   const planned: string[] = [];
@@ -260,6 +268,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     notRun.push({ check: 'walking every page of a list', reason: 'the mock answers every page with the same example' });
     notRun.push({ check: 'scope, grant and restricted-user checks (403)', reason: 'the mock checks no scopes' });
     notRun.push({ check: '401 for an unknown token, 401 for two Authorization headers', reason: 'the mock accepts any bearer token' });
+    if (sites.length) notRun.push({ check: 'pre-signed URLs used (an upload, read back, refused with another Content-Type, removed)', reason: 'the mock hands out example URLs that lead nowhere' });
   } else if (!tokens.length) {
     notRun.push({ check: 'scope, grant and restricted-user checks (403)', reason: 'no --tokens file: the kit knows no token with fewer rights' });
   }
@@ -310,6 +319,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks: [...checkAnswer(ctx, schemaOp, answer), ...extra(answer)] };
     if (record.checks.some((c) => c.outcome === 'fail')) record.curl = toCurl(request, redact);
     into.push(record);
+    if (stateful && is2xx(answer.status) && answer.json !== undefined) harvest.record(answer.json, input.params.path);
     const unusable = answer.error !== undefined;
     transportFailures = unusable ? transportFailures + 1 : 0;
     // A probe of the kit's own (is it still there?) neither counts nor clears an operation's streak.
@@ -432,6 +442,31 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     return { params, owner };
   }
 
+  const sourcesOf = idSources(ops, (o) => views.schemaAt(successSchemaPointer(document, o) ?? '#/none'), resolve);
+  /** The kinds of ids an operation's body examples give that no operation creates but some read names. */
+  const harvestedKeysOf = (op: Operation): string[] => {
+    const keys = new Set<string>();
+    for (const example of op.body?.examples ?? []) eachReference(example.value, (key) => { if (!registry.creatable(key) && sourcesOf(key).length) keys.add(key); });
+    return [...keys];
+  };
+
+  /** Reads where the target names the ids the body refers to (the disks of the instance addressed), fresh before each operation that sends them. */
+  async function discoverIds(op: Operation, chosen: Record<string, unknown>, into: RequestRecord[]): Promise<void> {
+    if (dry) return;
+    for (const key of harvestedKeysOf(op)) {
+      // The read about what the request addresses first (the profiles of its instance), then any the run can address.
+      const unknown = (source: Operation) => pathParameterNames(source.path).filter((n) => chosen[n] === undefined).length;
+      for (const source of [...sourcesOf(key)].sort((a, b) => unknown(a) - unknown(b))) {
+        const names = pathParameterNames(source.path);
+        const { values } = registry.bind(source);
+        const path = Object.fromEntries(names.map((n) => [n, chosen[n] ?? values[n]]));
+        if (names.some((n) => path[n] === undefined)) continue;
+        await exchange(source, into, `find the ${key}s the target names (${source.id})`, 'setup', { params: { path, query: {}, header: {} }, auth: authFor(source) }, () => [], { probe: true });
+        break;
+      }
+    }
+  }
+
   /**
    * A body with its references to other resources (`compute_id`, `volumes: [..]`) pointed at what
    * this run created. A reference to a kind the run could have created but did not is left out
@@ -446,8 +481,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       if (!isObject(node) || depth > 6) return node;
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(node)) {
-        const intArray = Array.isArray(child) && child.length > 0 && child.every((c) => Number.isInteger(c));
-        const param = (Number.isInteger(child) || intArray) ? referenceParameter(key, intArray) : undefined;
+        const param = referenceOf(key, child);
+        const intArray = Array.isArray(child);
         if (param && registry.creatable(param)) {
           const resource = registry.referenceFor(param, picked);
           if (resource) {
@@ -459,7 +494,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
           }
           continue;
         }
-        out[key] = visit(child, depth + 1);
+        const named = param ? harvest.standIn(param, child as number | number[], picked) : undefined;
+        out[key] = named ?? visit(child, depth + 1);
       }
       return out;
     };
@@ -469,6 +505,92 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   }
 
   const authFor = (op: Operation): Auth => (op.security === 'public' || !mainToken ? { kind: 'none' } : { kind: 'token', token: mainToken });
+
+  // ---- objects written through URLs the target hands out (x-presigned-url) -----------------
+  const validBody = (op: Operation) => (body: unknown) => views.validate('request', op.body!.schemaPointer, body).valid;
+  const objectKey = (container: Resource, name: string) => `${container.id} ${name}`;
+
+  /**
+   * Where an operation names an object of a site (getObjectAcl's `name`), and whether a name is
+   * one this run did not write: what the run did not write is never changed, nor read.
+   */
+  function objectNamed(op: Operation, container: Resource | undefined) {
+    const site = stateful ? sites.find((s) => objectReference(op, s)) : undefined;
+    return {
+      where: site && objectReference(op, site),
+      field: site?.field ?? '',
+      absent: (name: unknown) => typeof name === 'string' && !book.has(container, name),
+      why: (name: unknown) => `it addresses the object "${String(name)}", which this run did not write${container && unwritten.has(objectKey(container, String(name))) ? `: ${unwritten.get(objectKey(container, String(name)))}` : ''}`,
+    };
+  }
+
+  /** Writes, through a PUT URL, each object the selected operations name, in the container they address, before they run. */
+  async function placeObjects(): Promise<void> {
+    if (!safety.writes) return;
+    for (const site of sites) {
+      for (const op of selected) {
+        const where = objectReference(op, site);
+        const { owner } = registry.bind(op);
+        if (!where || !owner) continue;
+        const parameter = op.parameters.find((p) => p.in === 'query' && p.name === site.field);
+        const names = where === 'query' ? [parameterExamples(document, parameter!, resolve).find((v) => fits(parameter!, v))] : (op.body?.examples ?? []).map((e) => (e.value as Record<string, unknown>)?.[site.field]);
+        for (const name of new Set(names)) {
+          if (typeof name !== 'string' || book.has(owner, name) || unwritten.has(objectKey(owner, name))) continue;
+          const why = await writeObject(site, owner, name, urlTools(setup, 'setup'), book, validBody(site.op), namer.tag);
+          if (why) unwritten.set(objectKey(owner, name), why);
+        }
+      }
+    }
+  }
+
+  /** Removes what the run wrote in a container, so that its delete finds it empty. */
+  async function emptyContainer(container: Resource, into: RequestRecord[], cleanup = false): Promise<void> {
+    for (const site of sites.filter((s) => s.containerPath === container.kind.itemPath)) {
+      const left = await removeObjects(site, container, book.in(container), urlTools(into, cleanup ? 'cleanup' : 'setup', cleanup), book, validBody(site.op));
+      if (left.length) notes.push(`${registry.describe(container)} still holds what the run wrote, so its delete may be refused: ${left.join('; ')}`);
+    }
+  }
+
+  // A URL is used where the run may write: on the target's host, on a loopback address, or anywhere with --allow-writes.
+  const targetHost = new URL(baseUrl).host;
+  const urlAllowed = async (url: string) => Boolean(options.allowWrites) || new URL(url).host === targetHost || (!options.remote && await isLoopback(url));
+
+  function urlTools(into: RequestRecord[], kind: RequestKind, cleanup = false): UrlTools {
+    return {
+      async make(site, container, body, label) {
+        const { params, missing } = await paramsFor(site.op, into, container);
+        if (missing) return { why: missing };
+        const sent = await exchange(site.op, into, label, kind, { params, body: bodyValue(site.op.body, body), auth: authFor(site.op) }, () => [], { settle: true, cleanup, probe: true });
+        if (!is2xx(sent.answer.status)) return { why: `${site.op.id} answered ${describeAnswer(sent.answer)}` };
+        if (dry) return { url: `<URL made by ${site.op.id}>` };
+        const url = evaluate(site.op.presigned!.url, exchangeView(params, body, sent.answer));
+        if (typeof url !== 'string' || !URL.canParse(url, `${baseUrl}/`)) return { why: `its answer holds no URL where x-presigned-url says (${JSON.stringify(site.op.presigned!.url)})` };
+        const absolute = new URL(url, `${baseUrl}/`).toString();
+        if (!await urlAllowed(absolute)) return { why: `the URL leads to ${new URL(absolute).host}, not to the target: --allow-writes uses it`, skip: true };
+        return { url: absolute };
+      },
+      use: (use, label, judge) => useUrl(use, into, label, kind, judge, cleanup),
+      record: (label, checks) => { into.push({ label, kind, checks }); },
+    };
+  }
+
+  /** One request through a URL the target handed out: no token, the Content-Type it was made for. */
+  async function useUrl(use: UrlUse, into: RequestRecord[], label: string, kind: RequestKind, judge: (answer: Answer) => Check[], cleanup: boolean): Promise<Answer> {
+    if (!cleanup && outOfTime()) throw new Stop();
+    const request: OutgoingRequest = {
+      method: use.method, url: use.url, headers: [['accept', '*/*'], ...(use.contentType ? [['content-type', use.contentType] as [string, string]] : [])],
+      body: use.payload === undefined ? undefined : Buffer.from(use.payload),
+    };
+    if (dry) {
+      planned.push(`${use.method} ${use.url}${use.contentType ? `  [content-type: ${use.contentType}]` : ''}  (${label})`);
+      into.push({ label, kind, method: use.method, url: use.url, status: null, checks: [] });
+      return { status: 200, headers: {}, mediaType: '', text: use.payload ?? '', ms: 0, bytes: 0 };
+    }
+    const answer = await send(request, transport);
+    const checks = judge(answer);
+    into.push({ label, kind, method: use.method, url: use.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks, curl: checks.some((c) => c.outcome === 'fail') ? toCurl(request, redact) : undefined });
+    return answer;
+  }
 
   // ---- the checks of one operation ---------------------------------------------------------
   /** A request body example; `renamed`: the same with the run's names, sent when `value`'s names are taken. */
@@ -483,9 +605,12 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     if (missing) return missing;
     const body = op.body;
     let bodies: ExampleBody[] = [];
+    const object = objectNamed(op, owner);
+    if (object.where === 'query' && object.absent(params.query[object.field])) return object.why(params.query[object.field]);
     if (body) {
       const valid = body.examples.filter((e) => views.validate('request', body.schemaPointer, e.value).valid);
       if (body.required && !valid.length) return `no valid request body example for ${body.mediaType}: give the request body a named example`;
+      if (stateful) await discoverIds(op, { ...(owner?.bindings ?? {}), ...params.path }, into);
       const reasons: string[] = [];
       for (const example of valid) {
         const r = withReferences(op, example.value, { ...(owner?.bindings ?? {}), ...params.path });
@@ -494,6 +619,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         // run, or another area's example, made), it is sent again with a name of this run.
         const renamed = stateful && registry.kindOf(op) ? namer.rename(r.value, (c) => views.validate('request', body.schemaPointer, c).valid) : r.value;
         bodies.push({ name: example.name, value: r.value, ...(renamed !== r.value ? { renamed } : {}) });
+      }
+      if (object.where === 'body') {
+        const named = (b: ExampleBody) => (b.value as Record<string, unknown>)[object.field];
+        reasons.push(...bodies.filter((b) => object.absent(named(b))).map((b) => object.why(named(b))));
+        bodies = bodies.filter((b) => !object.absent(named(b)));
       }
       if (!bodies.length && body.required) return reasons[0] ?? 'no request body could be built';
       if (!bodies.length) bodies = [];
@@ -832,6 +962,9 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         const resource = first && registry.resources.find((r) => r.creator === op.id && r.primary && r.alive);
         if (resource && op.links.length) await afterCreate(op, result, resource);
       }
+      // The URLs it hands out do what they are made for, on an object of the run's own.
+      const site = sites.find((s) => s.op === op);
+      if (site && stateful && !dry && prepared.owner) await checkUrls(site, prepared.owner, urlTools(result.requests, 'sequence'), book, validBody(op), namer.tag);
     }
     await negativeRequests(op, result, prepared);
     await authRequests(op, result, prepared);
@@ -943,16 +1076,14 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   };
   const dependsOn = (op: Operation): Operation[] => {
     const params = new Set<string>();
-    const walkBody = (node: unknown, depth: number): void => {
-      if (!isObject(node) || depth > 6) return;
-      for (const [key, child] of Object.entries(node)) {
-        const intArray = Array.isArray(child) && child.length > 0 && child.every((c) => Number.isInteger(c));
-        const p = (Number.isInteger(child) || intArray) ? referenceParameter(key, intArray) : undefined;
-        if (p) params.add(p);
-        if (Array.isArray(child)) child.forEach((c) => walkBody(c, depth + 1)); else walkBody(child, depth + 1);
-      }
-    };
-    for (const example of op.body?.examples ?? []) walkBody(example.value, 0);
+    for (const example of op.body?.examples ?? []) eachReference(example.value, (key) => params.add(key));
+    // An id no operation creates is found in the answers of reads on what is created (a disk in
+    // the profiles of an instance): those creates come first.
+    for (const key of harvestedKeysOf(op)) {
+      const sources = sourcesOf(key);
+      const fewest = pathParameterNames(sources[0]!.path).length;
+      for (const source of sources.filter((s) => pathParameterNames(s.path).length === fewest)) for (const name of pathParameterNames(source.path)) params.add(name);
+    }
     const soft = kindsOfParams(params, { refs: params }).filter((c) => registry.kindOf(c) !== registry.kindOf(op) && !hardReaches(c, op));
     return [...new Set([...hardDeps(op), ...soft])];
   };
@@ -997,6 +1128,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       else await runSetupCreate(op).catch((error) => { if (!(error instanceof Stop)) throw error; });
       if (abort) break;
     }
+    // The objects the selected operations name, written before they run.
+    if (!abort) await placeObjects();
     // 2. reads, updates and actions; 3. destructive actions on one object
     const middle = selected.filter((op) => !ordered.includes(op) && op.method !== 'delete');
     const reads = middle.filter((op) => !op.writes);
@@ -1018,7 +1151,15 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     if (!abort) for (const op of onObjects) { await runSafely(op); if (abort) break; }
     // 5. deletes, children first; 6. account-wide destructive actions
     const deletes = selected.filter((op) => op.method === 'delete').sort((a, b) => b.path.split('/').length - a.path.split('/').length || a.index - b.index);
-    if (!abort) for (const op of deletes) { await stillThere(op); await runSafely(op); if (abort) break; }
+    if (!abort) {
+      for (const op of deletes) {
+        // A container the run wrote objects in is emptied of them first.
+        for (const container of book.containers().filter((c) => c.alive && c.kind.remove === op.id)) await emptyContainer(container, setup);
+        await stillThere(op);
+        await runSafely(op);
+        if (abort) break;
+      }
+    }
     if (!abort) for (const op of accountWide) { await runSafely(op); if (abort) break; }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
@@ -1091,6 +1232,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       if (!resource.alive) continue;
       const remove = resource.kind.remove ? byId.get(resource.kind.remove) : undefined;
       if (!remove) { leftBehind.push({ resource: registry.describe(resource), reason: 'no operation deletes it (no DELETE among its links)' }); continue; }
+      if (book.in(resource).length) await emptyContainer(resource, setup, true);
       const params: Params = { path: { ...(resource.perTarget.get(remove.id) ?? resource.bindings) }, query: {}, header: {} };
       const { answer } = await exchange(remove, setup, `clean up ${registry.describe(resource)}`, 'cleanup', { params, auth: authFor(remove) }, () => [], { cleanup: true, settle: true });
       if (is2xx(answer.status) || answer.status === 404) { registry.removed(resource); removed.push(registry.describe(resource)); }

@@ -1,4 +1,4 @@
-import { resolvedRoot } from './schemaWalk.js';
+import { atPointer, propertiesOf, resolvedRoot } from './schemaWalk.js';
 
 // An operation that creates a resource links, on its success response, to every operation that
 // reads, changes, deletes or works under that resource, so tools (the contract kit among them)
@@ -33,23 +33,6 @@ function same(a, b, seen = new Set()) {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k], inner));
-}
-
-function propertiesOf(schema) {
-  if (!schema || typeof schema !== 'object') return {};
-  const own = { ...(schema.properties || {}) };
-  for (const member of schema.allOf || []) Object.assign(own, propertiesOf(member));
-  return own;
-}
-
-// The field of `schema` a JSON pointer (`/image/id`) names, or undefined.
-function atPointer(schema, pointer) {
-  let at = schema;
-  for (const token of pointer.split('/').slice(1)) {
-    at = propertiesOf(at)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
-    if (!at) return undefined;
-  }
-  return at;
 }
 
 const pathParams = (pathKey) => [...pathKey.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);

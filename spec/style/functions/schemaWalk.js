@@ -36,3 +36,21 @@ export function isCondition(trail) {
 export function resolvedRoot(context) {
   return (context.documentInventory && context.documentInventory.resolved) || (context.document && context.document.data) || {};
 }
+
+// The properties an object schema declares, its allOf members' included.
+export function propertiesOf(schema) {
+  if (!schema || typeof schema !== 'object') return {};
+  const own = { ...(schema.properties || {}) };
+  for (const member of schema.allOf || []) Object.assign(own, propertiesOf(member));
+  return own;
+}
+
+// The property of a resolved `schema` a JSON pointer (`/image/id`) names, or undefined.
+export function atPointer(schema, pointer) {
+  let at = schema;
+  for (const token of pointer.split('/').slice(1)) {
+    at = propertiesOf(at)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (!at) return undefined;
+  }
+  return at;
+}

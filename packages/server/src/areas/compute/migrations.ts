@@ -2,7 +2,6 @@
 // (state on the clock), clone jobs (counted for the limit of concurrent clones), boot jobs
 // (counted by the watchdog) and one row per region to lock while its VLANs are counted.
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../../core/store/db.js';
 import { sql, valueIn, withIdColumn, withStateColumns } from '../../core/store/migration-kit.js';
 import type { Migrations } from '../../core/store/migrations.js';
 
@@ -12,18 +11,6 @@ export const BACKUP_STATUSES = ['paused', 'pending', 'running', 'needsPostProces
 const timestamps = <T extends { addColumn: any }>(table: T): T => table
   .addColumn('created', 'bigint', (c: any) => c.notNull())
   .addColumn('updated', 'bigint', (c: any) => c.notNull());
-
-/**
- * Disk ids start at 25674, the first disk of the spec's examples: the first image deploy on a new
- * store gets the disks the examples show (`25674` the system disk, `25675` the swap disk), so
- * requests copied from the examples address real disks.
- */
-export const FIRST_DISK_ID = 25674;
-
-async function startIdsAt(db: Kysely<any>, table: string, first: number): Promise<void> {
-  if (isPostgres(db)) await sql`select setval(pg_get_serial_sequence(${table}, 'id'), ${first - 1})`.execute(db);
-  else await sql`insert into sqlite_sequence (name, seq) values (${table}, ${first - 1})`.execute(db);
-}
 
 export const migrations: Migrations = {
   '202611231915_compute_create_tables': {
@@ -50,7 +37,6 @@ export const migrations: Migrations = {
         .addColumn('size', 'integer', (c) => c.notNull().check(sql`size >= 0`))
         .addColumn('filesystem', 'text', (c) => c.notNull()))
         .execute();
-      await startIdsAt(db, 'compute_disks', FIRST_DISK_ID);
       await db.schema.createIndex('compute_disks_instance').on('compute_disks').column('compute_id').execute();
 
       await timestamps(withIdColumn(db, db.schema.createTable('compute_configs'))
