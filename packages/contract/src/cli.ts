@@ -51,7 +51,7 @@ export function program(): Command {
     .option('--examples <n>', 'generated requests (fast-check) per operation with a JSON body', positiveInt('--examples'), 5)
     .option('--seed <n>', 'seed of the generated requests (printed by every run)', positiveInt('--seed'))
     .option('--allow-writes', 'run state-changing operations against a target that is neither the mock nor a loopback address')
-    .option('--allow-destructive', 'run account-wide destructive actions (Object Storage cancel, backups cancel) on a real target')
+    .option('--allow-destructive', 'run every destructive action (Object Storage cancel, backups cancel) on a real target; without it one runs only where it destroys nothing this run did not create')
     .option('--remote', 'treat a loopback target as remote (a proxy in front of a real server): state-changing operations then need --allow-writes')
     .option('--dry-run', 'list every request the run would send, and send none')
     .option('--timeout <ms>', 'per request: connect, headers and body', positiveNumber('--timeout'), 15_000)
@@ -81,9 +81,10 @@ Reports (written on every run that got past its arguments, exit 2 included):
   (relative to the working directory; npm run contract runs in the repository root)
 
 Safety: state-changing operations run against the mock and loopback addresses, elsewhere only with
---allow-writes; account-wide destructive actions need --allow-destructive except on the mock. The kit
-only changes or deletes what the run created, and deletes all of it at the end, also after a failure
-or Ctrl-C; what it could not delete is listed.
+--allow-writes. A destructive action (cancel, purge...) runs without --allow-destructive only where it
+destroys nothing this run did not create: on an object the run made, or account-wide when the lists of
+its area show only what the run made. The kit only changes or deletes what the run created, and
+deletes all of it at the end, also after a failure or Ctrl-C; what it could not delete is listed.
 
 Examples:
   npm run contract -- --base-url http://127.0.0.1:4010/v4

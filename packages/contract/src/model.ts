@@ -74,7 +74,7 @@ export interface Operation {
   links: Link[];
   /** a method that changes state (anything but GET and HEAD) */
   writes: boolean;
-  /** an account-wide destructive action: a POST whose operationId starts with cancel, purge... */
+  /** a destructive action (on one object or the whole account): a POST whose operationId starts with cancel, purge... */
   destructive: boolean;
   /** a GET whose success answer is a page of the list envelope */
   list: boolean;

@@ -107,6 +107,16 @@ export function referenceParameter(field: string, isIntegerArray: boolean): stri
   return undefined;
 }
 
+/** Whether a list item is the resource: its key fields hold the values the create answer gave. */
+export function keyMatch(resource: Resource, item: unknown): boolean {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+  return resource.kind.keyParams.every((p) => {
+    const field = resource.kind.keyPointers[p]!.split('/').at(-1)!;
+    const value = (item as Record<string, unknown>)[field];
+    return value !== undefined && String(value) === String(resource.bindings[p]);
+  });
+}
+
 export class ResourceRegistry {
   readonly resources: Resource[] = [];
   private next = 1;
@@ -142,6 +152,11 @@ export class ResourceRegistry {
     const resource: Resource = { id: this.next++, kind, creator: creator.id, bindings, perTarget, created: exchange.response.body, alive: true, primary };
     this.resources.push(resource);
     return resource;
+  }
+
+  /** Whether a list item of a kind is something this run created (deleted since or not). */
+  made(kind: ResourceKind, item: unknown): boolean {
+    return this.resources.some((r) => r.kind === kind && keyMatch(r, item));
   }
 
   alive(): Resource[] {

@@ -16,7 +16,7 @@ import { type Answer, type OutgoingRequest, type Redact, send, toCurl, type Tran
 import { isJsonMedia, loadDocument, modelOperations, type Operation, parameterExamples, pathParameterNames, valueAt } from './model.js';
 import { checkUrls, ObjectBook, objectReference, objectSites, removeObjects, type UrlTools, type UrlUse, writeObject } from './objects.js';
 import { type Auth, buildRequest, type BodyValue, type Params } from './requests.js';
-import { evaluate, type ExchangeView, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
+import { evaluate, type ExchangeView, keyMatch, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
 import { createNamer, UNIQUE_FIELDS } from './unique.js';
@@ -599,10 +599,11 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
 
   async function prepare(op: Operation, into: RequestRecord[], prefer?: Resource): Promise<Prepared | string> {
     if (op.writes && !safety.writes) return 'it changes state, and the target is neither the mock nor a loopback address: --allow-writes runs it';
-    if (op.destructive && !safety.destructive) return 'an account-wide destructive action: --allow-destructive runs it';
     if (op.security === 'secured' && !mainToken) return 'it needs a token: give --token or a --tokens file with a full-access token';
     const { params, owner, missing } = await paramsFor(op, into, prefer);
     if (missing) return missing;
+    const destroys = op.destructive && !safety.destructive ? await destroysOthers(op, params, into) : undefined;
+    if (destroys) return destroys;
     const body = op.body;
     let bodies: ExampleBody[] = [];
     const object = objectNamed(op, owner);
@@ -629,6 +630,34 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       if (!bodies.length) bodies = [];
     }
     return { params, owner, bodies, body };
+  }
+
+  /**
+   * Without --allow-destructive (and off the mock) a destructive action runs only where it
+   * destroys nothing but what this run created: one object the run made, or, for an account-wide
+   * one (run after the deletes), an account whose lists of its area's objects hold only what the
+   * run made. A list of what no operation creates (clusters, regions) is the service's catalogue,
+   * not the account's objects. Why it may not run, or undefined.
+   */
+  async function destroysOthers(op: Operation, params: Params, into: RequestRecord[]): Promise<string | undefined> {
+    const names = pathParameterNames(op.path);
+    if (names.length) {
+      const own = registry.alive().some((r) => names.every((n) => r.bindings[n] !== undefined && String(r.bindings[n]) === String(params.path[n])));
+      return own ? undefined : 'a destructive action on an object this run did not create: --allow-destructive runs it';
+    }
+    const lists = ops.filter((o) => o.list && !pathParameterNames(o.path).length && o.tags.some((t) => op.tags.includes(t)))
+      .flatMap((list) => [...kinds.values()].filter((k) => k.list === list.id).map((kind) => ({ list, kind })));
+    if (!lists.length) return 'an account-wide destructive action, and no list of its area shows what it would destroy: --allow-destructive runs it';
+    let others = 0;
+    const holding: string[] = [];
+    for (const { list, kind } of lists) {
+      const walked = await walk(list, {}, into, `before ${op.id}, what ${list.id} holds`);
+      if (dry) continue;
+      if (!walked?.complete) return `an account-wide destructive action, and ${list.id} could not be read to its end: --allow-destructive runs it`;
+      const foreign = walked.items.filter((x) => !registry.made(kind, x.item)).length;
+      if (foreign) { others += foreign; holding.push(list.id); }
+    }
+    return others ? `the account holds ${others} object${others === 1 ? '' : 's'} this run did not create (${holding.join(', ')}); --allow-destructive runs it` : undefined;
   }
 
   const bodyValue = (body: Operation['body'], value: unknown): BodyValue | null => (body ? { mediaType: body.mediaType, value, binaryFields: body.binaryFields, encoding: body.encoding } : null);
@@ -776,14 +805,6 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const { params } = await paramsFor(read, into, resource);
     for (const name of pathParameterNames(read.path)) if (path[name] !== undefined) params.path[name] = path[name];
     return exchange(read, into, label, 'sequence', { params, auth: authFor(read) }, extra);
-  }
-
-  function keyMatch(resource: Resource, item: unknown): boolean {
-    if (!isObject(item)) return false;
-    return resource.kind.keyParams.every((p) => {
-      const field = resource.kind.keyPointers[p]!.split('/').at(-1)!;
-      return item[field] !== undefined && String(item[field]) === String(resource.bindings[p]);
-    });
   }
 
   /** Page consistency of one list answer: page as asked, pages from results and page_size, data within the page. */
@@ -1140,7 +1161,8 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const changes = middle.filter((op) => op.writes && !op.destructive)
       .sort((a, b) => rank(a) - rank(b) || pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index);
     // A destructive action on one object (cancel an instance's backups) runs before that object is
-    // deleted; one on the whole account (cancel Object Storage) after the deletes it would pre-empt.
+    // deleted; one on the whole account (cancel Object Storage) after the deletes it would pre-empt,
+    // when the account then holds only what the run made (destroysOthers) or with --allow-destructive.
     const destructive = middle.filter((op) => op.destructive);
     const onObjects = destructive.filter((op) => pathParameterNames(op.path).length > 0);
     const accountWide = destructive.filter((op) => pathParameterNames(op.path).length === 0);

@@ -45,6 +45,7 @@ export async function isLoopback(baseUrl: string): Promise<boolean> {
 export interface Safety {
   loopback: boolean;
   writes: boolean;
+  /** every destructive action runs (the mock, --allow-destructive); otherwise only those that destroy nothing but the run's own */
   destructive: boolean;
   reason: string;
 }
@@ -53,10 +54,13 @@ export function safetyOf(target: TargetKind, loopback: boolean, allowWrites: boo
   if (target === 'mock') return { loopback, writes: true, destructive: true, reason: 'the mock keeps no state: every operation runs' };
   const writes = loopback || allowWrites;
   const why = loopback ? 'a loopback address' : allowWrites ? '--allow-writes' : 'not a loopback address (or --remote) and no --allow-writes';
+  const destructive = !writes ? 'destructive ones neither'
+    : allowDestructive ? 'destructive ones too (--allow-destructive)'
+      : 'destructive ones only where they destroy nothing this run did not create (--allow-destructive runs them all)';
   return {
     loopback,
     writes,
     destructive: writes && allowDestructive,
-    reason: `${writes ? 'state-changing operations run' : 'state-changing operations do not run'} (${why}); account-wide destructive ones ${writes && allowDestructive ? 'run (--allow-destructive)' : 'do not run (--allow-destructive runs them)'}`,
+    reason: `${writes ? 'state-changing operations run' : 'state-changing operations do not run'} (${why}); ${destructive}`,
   };
 }
