@@ -118,8 +118,9 @@ export function formatReport(result: ContractResult, { verbose = false } = {}): 
   const opNotes = [...new Set(result.operations.flatMap((op) => op.notes.filter((n) => /^scope checks not run|^no 405|gave no key/.test(n)).map((n) => `${op.operationId}: ${n}`)))];
   if (opNotes.length) lines.push('', ...opNotes.slice(0, 12).map((n) => `  - ${n}`), ...(opNotes.length > 12 ? [`  - and ${opNotes.length - 12} more in the JSON report`] : []));
   const { cleanup } = result;
-  if (cleanup.removed.length || cleanup.leftBehind.length) {
-    lines.push('', `Clean-up: removed ${plural(cleanup.removed.length, 'resource')} the run created${cleanup.leftBehind.length ? `; could not remove ${cleanup.leftBehind.length}:` : '.'}`);
+  const early = cleanup.removedAfterCheck.length ? ` (and ${cleanup.removedAfterCheck.length} that checks made on the way, right after them)` : '';
+  if (cleanup.removed.length || cleanup.leftBehind.length || early) {
+    lines.push('', `Clean-up: removed ${plural(cleanup.removed.length, 'resource')} the run created${early}${cleanup.leftBehind.length ? `; could not remove ${cleanup.leftBehind.length}:` : '.'}`);
     for (const left of cleanup.leftBehind) lines.push(`  ! ${left.resource}: ${left.reason}`);
   }
   const warnings = result.tally.warn;

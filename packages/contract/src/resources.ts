@@ -200,11 +200,19 @@ export class ResourceRegistry {
     return consistent.sort((a, b) => shared(b) - shared(a) || Number(b.primary) - Number(a.primary) || a.id - b.id)[0];
   }
 
-  /** Marks the resources a successful delete removed: the one addressed, and those below it. */
+  /**
+   * Marks the resources a successful delete removed: the one addressed, and those below its item
+   * path with the same values of its parameters (the configs of an instance). Two kinds may share
+   * a key name (the configs of instances and of balancers): a balancer's config 6 is not below an
+   * instance's config 6.
+   */
   removed(resource: Resource): void {
+    const path = resource.kind.itemPath;
+    const names = path ? pathParameterNames(path) : resource.kind.keyParams;
     for (const r of this.resources) {
       if (!r.alive) continue;
-      const below = resource.kind.keyParams.every((p) => r.bindings[p] !== undefined && r.bindings[p] === resource.bindings[p]);
+      const under = r.kind === resource.kind || (path !== undefined && Boolean(r.kind.itemPath?.startsWith(`${path}/`)));
+      const below = under && names.every((p) => r.bindings[p] !== undefined && String(r.bindings[p]) === String(resource.bindings[p]));
       if (r === resource || below) r.alive = false;
     }
   }

@@ -108,7 +108,8 @@ export interface ContractResult {
   notRun: NotRun[];
   operations: OperationResult[];
   setup: RequestRecord[];
-  cleanup: { removed: string[]; leftBehind: { resource: string; reason: string }[] };
+  /** removed: what clean-up deleted; removedAfterCheck: what checks made on the way, deleted right after them */
+  cleanup: { removed: string[]; leftBehind: { resource: string; reason: string }[]; removedAfterCheck: string[] };
   dryRun: boolean;
   planned: string[];
   seed: number;
@@ -364,11 +365,43 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     return resource;
   }
 
-  /** What any 2xx did: a create made something to clean up; a delete (even one that should have been refused) removed its resource. */
-  function noteEffects(op: Operation, prepared: Prepared, body: unknown, sent: Sent, result?: OperationResult): void {
-    noteCreated(op, prepared.params, body, sent, result);
+  /**
+   * What a 2xx of a check did (a generated request, or a probe that should have been refused): a
+   * create made something, deleted right after (discard); a delete removed its resource.
+   */
+  async function noteEffects(op: Operation, prepared: Prepared, body: unknown, sent: Sent, result?: OperationResult): Promise<void> {
+    const made = noteCreated(op, prepared.params, body, sent, result);
     const owner = prepared.owner;
     if (op.method === 'delete' && is2xx(sent.answer.status) && owner?.alive && owner.kind.remove === op.id && !sent.dry) registry.removed(owner);
+    await discard(made);
+  }
+
+  // What checks made on the way and the run deleted right after them.
+  const removedAfterCheck: string[] = [];
+
+  /** Deletes what the run made, emptied first of the objects the run wrote in it; why it could not, if so (a 404 counts as gone). */
+  async function removeResource(resource: Resource, label: string, cleanup: boolean): Promise<string | undefined> {
+    const remove = resource.kind.remove ? byId.get(resource.kind.remove) : undefined;
+    if (!remove) return 'no operation deletes it (no DELETE among its links)';
+    if (book.in(resource).length) await emptyContainer(resource, setup, cleanup);
+    const params: Params = { path: { ...(resource.perTarget.get(remove.id) ?? resource.bindings) }, query: {}, header: {} };
+    const { answer } = await exchange(remove, setup, label, 'cleanup', { params, auth: authFor(remove) }, () => [], { cleanup, settle: true });
+    if (!is2xx(answer.status) && answer.status !== 404) return `${remove.id} answered ${describeAnswer(answer)}`;
+    registry.removed(resource);
+    return undefined;
+  }
+
+  /**
+   * What a check made only on the way is deleted right after it, so the run's litter never
+   * reaches a limit of the target (the volumes an instance may hold) that a later example needs.
+   * What cannot be deleted now stays for the clean-up; an object the run already held (a create
+   * that answered an existing one) is kept.
+   */
+  async function discard(resource: Resource | undefined): Promise<void> {
+    if (!resource || !stateful || dry || !resource.kind.remove) return;
+    const same = (r: Resource) => r !== resource && r.kind === resource.kind && r.kind.keyParams.every((p) => String(r.bindings[p]) === String(resource.bindings[p]));
+    if (registry.alive().some(same)) return;
+    if (!await removeResource(resource, `remove ${registry.describe(resource)}, made by a check`, false)) removedAfterCheck.push(registry.describe(resource));
   }
 
   const resultOf = (op: Operation): OperationResult | undefined => results.get(op);
@@ -716,7 +749,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       const params = variant.parameter ? { ...prepared.params, [variant.location]: { ...prepared.params[variant.location as 'path'], [variant.parameter.name]: variant.value } } : prepared.params;
       const value = variant.location === 'body' ? variant.value : prepared.bodies[0]?.value;
       const sent = await exchange(op, result.requests, `invalid: ${variant.description} [${variant.rule}]`, 'negative', { params, body: bodyValue(body, value), auth: authFor(op) }, (a) => checkRejected(ctx, variant, a));
-      noteEffects(op, { ...prepared, params }, value, sent, result);
+      await noteEffects(op, { ...prepared, params }, value, sent, result);
     }
   }
 
@@ -737,7 +770,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     for (const probe of probes) {
       const sent = await exchange(op, result.requests, probe.label, 'auth', { params: prepared.params, body, auth: probe.auth },
         (a) => (probe.expect === 'success' ? checkSuccess(a, 'with the scheme written "bearer"').map((c) => ({ ...c, name: probe.label })) : checkRefused(probe.label, probe.expect, a, `to ${probe.label.replace(/^401 /, '').replace(/^for /, '')}`)));
-      noteEffects(op, prepared, prepared.bodies[0]?.value, sent, result);
+      await noteEffects(op, prepared, prepared.bodies[0]?.value, sent, result);
     }
   }
 
@@ -753,7 +786,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       }
       const sent = await exchange(op, result.requests, probe.name, 'scope', { params: prepared.params, body: bodyValue(prepared.body, value), auth: { kind: 'token', token: probe.token.token } },
         (a) => (probe.expect === 'success' ? checkSuccess(a, `with a token whose scopes are "${probe.token.scopes}"`).map((c) => ({ ...c, name: probe.name })) : checkRefused(probe.name, 403, a, `to a token without ${probe.lacks}`)));
-      noteEffects(op, prepared, value, sent, result);
+      await noteEffects(op, prepared, value, sent, result);
     }
   }
 
@@ -770,7 +803,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       sentCount++;
       const sent = await exchange(op, records, 'generated request', 'generated', { params: prepared.params, body: bodyValue(op.body, value), auth: authFor(op) },
         (a) => (target === 'mock' ? checkSuccess(a, 'generated from the schema') : []));
-      noteCreated(op, prepared.params, value, sent, result);
+      await noteEffects(op, prepared, value, sent, result);
       const failed = sent.request.checks.filter((c) => c.outcome === 'fail');
       if (failed.length) throw new Error(failed.map((c) => `${c.name}: ${c.reason}`).join('; '));
     });
@@ -1248,19 +1281,15 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   async function cleanUp(): Promise<ContractResult['cleanup']> {
     const removed: string[] = [];
     const leftBehind: { resource: string; reason: string }[] = [];
-    if (target === 'mock' || dry) return { removed, leftBehind };
+    if (target === 'mock' || dry) return { removed, leftBehind, removedAfterCheck };
     const left = registry.alive().sort((a, b) => Object.keys(b.bindings).length - Object.keys(a.bindings).length || b.id - a.id);
     for (const resource of left) {
       if (!resource.alive) continue;
-      const remove = resource.kind.remove ? byId.get(resource.kind.remove) : undefined;
-      if (!remove) { leftBehind.push({ resource: registry.describe(resource), reason: 'no operation deletes it (no DELETE among its links)' }); continue; }
-      if (book.in(resource).length) await emptyContainer(resource, setup, true);
-      const params: Params = { path: { ...(resource.perTarget.get(remove.id) ?? resource.bindings) }, query: {}, header: {} };
-      const { answer } = await exchange(remove, setup, `clean up ${registry.describe(resource)}`, 'cleanup', { params, auth: authFor(remove) }, () => [], { cleanup: true, settle: true });
-      if (is2xx(answer.status) || answer.status === 404) { registry.removed(resource); removed.push(registry.describe(resource)); }
-      else leftBehind.push({ resource: registry.describe(resource), reason: `${remove.id} answered ${describeAnswer(answer)}` });
+      const why = await removeResource(resource, `clean up ${registry.describe(resource)}`, true);
+      if (why) leftBehind.push({ resource: registry.describe(resource), reason: why });
+      else removed.push(registry.describe(resource));
     }
-    return { removed, leftBehind };
+    return { removed, leftBehind, removedAfterCheck };
   }
 
   function finish(partial: Omit<ContractResult, 'operations' | 'coverage' | 'tally' | 'durationMs' | 'exitCode' | 'ok' | 'cleanup'> & { cleanup?: ContractResult['cleanup'] }): ContractResult {
@@ -1286,7 +1315,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const exercised = list.filter((op) => op.requests.some((r) => r.status !== null && r.status !== undefined)).length;
     const successValidated = list.filter((op) => op.successValidated).length;
     const unproven = list.filter((op) => !op.successValidated && op.tally.fail === 0).length;
-    const cleanup = partial.cleanup ?? { removed: [], leftBehind: [] };
+    const cleanup = partial.cleanup ?? { removed: [], leftBehind: [], removedAfterCheck: [] };
     // An unusable target ends with 2 whatever failed on the way (its failures are the symptom);
     // a deadline or an interruption after a proven violation still says 1.
     const unusable = partial.abort !== undefined && /^the target (is unusable|could not be reached)/.test(partial.abort);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExpression, probesFor, resourceKinds } from '../src/index.js';
 import { secretNamesOf } from '../src/checks.js';
-import { referenceParameter } from '../src/resources.js';
+import { referenceParameter, ResourceRegistry } from '../src/resources.js';
 import { allOperations, document, tokens } from './support.js';
 
 const op = (id: string) => allOperations.find((o) => o.id === id)!;
@@ -30,6 +30,19 @@ describe('links', () => {
     // The same key name in two places is two kinds.
     expect(kinds.get('/compute/instances/{computeId}/configs/{configId}')!.creators).toEqual(['createComputeConfig']);
     expect(kinds.get('/balancers/{balancerId}/configs/{configId}')!.creators).toEqual(['createBalancerConfig']);
+  });
+
+  it('a delete removes what it addresses and what lies below it, not another kind\'s object of the same key name', () => {
+    const registry = new ResourceRegistry(resourceKinds(allOperations), new Map(allOperations.map((o) => [o.id, o])));
+    const made = (id: string, path: Record<string, unknown>, body: unknown) => registry.record(op(id), { request: { path, query: {}, headers: {}, body: {} }, response: { body, headers: {} } })!;
+    const instance = made('createComputeInstance', {}, { id: 1 });
+    const instanceConfig = made('createComputeConfig', { computeId: 1 }, { id: 6 });
+    const balancer = made('createBalancer', {}, { id: 1 });
+    const balancerConfig = made('createBalancerConfig', { balancerId: 1 }, { id: 6 });
+    registry.removed(balancerConfig);
+    expect([instance, instanceConfig, balancer].map((r) => r.alive)).toEqual([true, true, true]);
+    registry.removed(instance);
+    expect([instance.alive, instanceConfig.alive, balancer.alive]).toEqual([false, false, true]);
   });
 
   it('name the kind a body field refers to', () => {

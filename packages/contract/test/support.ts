@@ -2,7 +2,7 @@
 // file covering every scope check, the fake implementation, and readers of a run's findings.
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { loadDocument, makeTokens, modelOperations, runContract, type ContractOptions, type ContractResult } from '../src/index.js';
-import { startFake, type Defect, type Fake } from './fixtures/fake.js';
+import { startFake, type Defect, type Fake, type FakeHooks } from './fixtures/fake.js';
 import { withLinks } from './fixtures/links.js';
 
 export const document = withLinks(loadDocument());
@@ -11,7 +11,7 @@ export const tokens = makeTokens(allOperations);
 /** The areas the fake implements correctly, and their operations. */
 export const AREAS = ['Regions', 'Volumes', 'Tags'];
 
-export async function withFake<T>(options: { defect?: Defect; defectOp?: string }, work: (fake: Fake) => Promise<T>): Promise<T> {
+export async function withFake<T>(options: { defect?: Defect; defectOp?: string; hooks?: FakeHooks }, work: (fake: Fake) => Promise<T>): Promise<T> {
   const fake = await startFake({ document, tokens, ...options });
   try { return await work(fake); } finally { await fake.stop(); }
 }
