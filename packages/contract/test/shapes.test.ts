@@ -36,10 +36,10 @@ describe('other shapes of operations', () => {
       expect(failures(result)).toEqual([]);
       // The account holds a box the run did not make: cancelling every box waits for the flag.
       expect(operation(result, 'cancelBoxes').unproven).toBe('the account holds 1 object this run did not create (listBoxes); --allow-destructive runs it');
-      // Every page read: boxes the run made and has not cleaned up yet (its generated creates') are its own.
+      // Every page of the list is read before the action (the boxes its checks made are gone already).
       const read = requestsOf(result, 'cancelBoxes').filter((r) => r.kind === 'pagination').map((r) => r.label);
       expect(read).toEqual(read.map((_, i) => `before cancelBoxes, what listBoxes holds: page ${i + 1}`));
-      expect(read.length).toBeGreaterThan(1);
+      expect(read.length).toBeGreaterThan(0);
       expect(sent(fake, /\/boxes\/cancel$/)).toEqual([]);
       expect(fake.stored()['/boxes/{boxId}']).toEqual([theirs]);
       // An action with no list of its area to show what it would destroy waits for the flag.
