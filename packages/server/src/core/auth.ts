@@ -1,5 +1,6 @@
 // Bearer tokens: read from TOKENS_FILE (or one full-access token the server makes itself), kept
-// only as SHA-256 hashes, and checked against each operation's scopes and grants from the bundle.
+// as SHA-256 hashes (a valid token, once presented, also as sent: see TokenTable), and checked
+// against each operation's scopes and grants from the bundle.
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,9 @@ export interface TokenEntry {
 
 export class TokenTable {
   private readonly byHash = new Map<string, AuthContext>();
+  // Tokens already found valid, so a request does not hash its token again (a SHA-256 costs as
+  // much as a point read). Only tokens of the table get here, so it holds at most one per entry.
+  private readonly known = new Map<string, AuthContext>();
 
   add(entry: TokenEntry, known: ApiSpec | null = null, where = 'token'): AuthContext {
     const hash = sha256(entry.token);
@@ -40,7 +44,12 @@ export class TokenTable {
   }
 
   lookup(token: string): AuthContext | undefined {
-    return this.byHash.get(sha256(token));
+    let context = this.known.get(token);
+    if (!context) {
+      context = this.byHash.get(sha256(token));
+      if (context) this.known.set(token, context);
+    }
+    return context;
   }
 
   get size(): number {

@@ -1,10 +1,10 @@
-// Prepared queries (src/core/store/prepared.ts): compiled once per engine, run with new arguments,
-// and refused when an argument does not become a value of the query.
+// Prepared queries (src/core/store/prepared.ts): compiled once per engine and number of arguments,
+// run with new arguments, and refused when an argument does not become a value of the query.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openStore } from '../../src/core/store/db.js';
 import type { Store } from '../../src/core/store/db.js';
-import { prepared } from '../../src/core/store/prepared.js';
+import { prepared, preparedInsert } from '../../src/core/store/prepared.js';
 import { coreMigrations } from '../../src/core/migrations.js';
 import { migrate } from '../../src/core/store/migrations.js';
 import { engine, storeOptions } from '../support/harness.js';
@@ -31,5 +31,27 @@ describe(`prepared queries (${engine})`, () => {
     await expect(unused(store.db, 'alpha')).rejects.toThrow(/argument 0 is not used as a value/);
     const inlined = prepared((db, label: string) => db.selectFrom('tags').select('label').where(sql.lit(label), '=', 'x'));
     await expect(inlined(store.db, 'alpha')).rejects.toThrow(/argument 0/);
+  });
+
+  it('may take a row per rest argument: compiled once per number of arguments', async () => {
+    const insertTags = prepared((db, created: number, ...labels: string[]) => db.insertInto('tags').values(labels.map((label) => ({ label, created }))));
+    await insertTags(store.db, 7, 'one-of-one');
+    await insertTags(store.db, 8, 'one-of-three', 'two-of-three', 'three-of-three');
+    await insertTags(store.db, 9, 'again-one');
+    const rows = await store.db.selectFrom('tags').select(['label', 'created']).where('created', 'in', [7, 8, 9]).orderBy('label').execute();
+    expect(rows).toEqual([
+      { label: 'again-one', created: 9 }, { label: 'one-of-one', created: 7 }, { label: 'one-of-three', created: 8 },
+      { label: 'three-of-three', created: 8 }, { label: 'two-of-three', created: 8 },
+    ]);
+  });
+
+  it('an insert answers the id of the row it made', async () => {
+    await sql`create table prepared_probe (id ${sql.raw(engine === 'postgres' ? 'serial' : 'integer')} primary key, label text not null)`.execute(store.db);
+    const insertProbe = preparedInsert((db, label: string) => db.insertInto('prepared_probe').values({ label }));
+    const first = await insertProbe(store.db, 'first');
+    const second = await insertProbe(store.db, 'second');
+    expect(second).toBeGreaterThan(first);
+    const rows = await sql<{ id: number; label: string }>`select id, label from prepared_probe order by id`.execute(store.db);
+    expect(rows.rows).toEqual([{ id: first, label: 'first' }, { id: second, label: 'second' }]);
   });
 });

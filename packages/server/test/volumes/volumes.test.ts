@@ -130,6 +130,18 @@ describe('volumes', () => {
     expect((await t.as('full').get('/tags/doomed')).body.results).toBe(0);
   });
 
+  it('tags come in the order SQL gives text (by code point) in the create\'s answer, a read and a list', async () => {
+    // UTF-16 code units would put the emoji (a surrogate pair) before U+FFFD.
+    const volume = await createVolume({ label: 'ordered', tags: ['\u{1F600}-smile', '\uFFFD-mark', 'plain'] });
+    const ordered = ['plain', '\uFFFD-mark', '\u{1F600}-smile'];
+    expect(volume.tags).toEqual(ordered);
+    expect((await t.as('full').get(`/volumes/${volume.id}`)).body.tags).toEqual(ordered);
+    const list = (await t.as('full').get('/volumes', { query: { page_size: 100 } })).body;
+    const pages = [list];
+    for (let page = 2; page <= list.pages; page++) pages.push((await t.as('full').get('/volumes', { query: { page, page_size: 100 } })).body);
+    expect(pages.flatMap((p: any) => p.data).find((v: any) => v.id === volume.id).tags).toEqual(ordered);
+  });
+
   it('an update changes the label and replaces the tags; fields left out keep their value', async () => {
     const volume = await createVolume({ label: 'before', tags: ['one', 'two'] });
     const relabelled = await t.as('full').put(`/volumes/${volume.id}`, { label: 'after' });

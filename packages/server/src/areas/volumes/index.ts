@@ -9,10 +9,11 @@ import { forgetObject } from '../../core/permissions.js';
 import type { TaggableKind } from '../../core/services.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
+import { preparedInsert } from '../../core/store/prepared.js';
 import { joinTagLabels, setTags, untagObject } from '../../core/tagging.js';
 import { migrations } from './migrations.js';
 import { findVolume, toVolumes, VOLUME_KIND } from './store.js';
-import type { Volume, VolumeRow } from './store.js';
+import type { Volume, VolumeRow, VolumeStatus } from './store.js';
 
 /** The region capability a volume needs (from the catalogue's regions). */
 const BLOCK_STORAGE = 'Block Storage';
@@ -36,13 +37,18 @@ function requireBlockStorageRegion(ctx: Pick<HandlerContext, 'catalogue'>, regio
   if (!region.capabilities.includes(BLOCK_STORAGE)) throw badRequest(`Region ${regionId} does not offer ${BLOCK_STORAGE}`, field);
 }
 
+// Every create and clone runs it: prepared, and the row answered from what was written.
+const insertVolumeRow = preparedInsert((db, label: string, size: number, region: string, computeId: number | null, configId: number | null,
+  status: VolumeStatus, nextStatus: VolumeStatus | null, transitionAt: number | null, now: number) => db.insertInto('volumes')
+  .values({ label, size, region, compute_id: computeId, config_id: configId, status, next_status: nextStatus, transition_at: transitionAt, created: now, updated: now }));
+
 async function insertVolume(trx: Trx, ctx: HandlerContext, values: { label: string; size: number; region: string; compute_id?: number | null; config_id?: number | null }): Promise<VolumeRow> {
   const now = ctx.clock.now();
-  const row = await trx.insertInto('volumes')
-    .values({ compute_id: null, config_id: null, ...values, ...transition(ctx.clock, 'creating', 'active'), created: now, updated: now })
-    .returningAll().executeTakeFirstOrThrow();
-  await ctx.recordCreator(trx, VOLUME_KIND, row.id);
-  return { ...row, tags: null };
+  const { label, size, region, compute_id = null, config_id = null } = values;
+  const state = transition<VolumeStatus>(ctx.clock, 'creating', 'active');
+  const id = await insertVolumeRow(trx, label, size, region, compute_id, config_id, state.status, state.next_status, state.transition_at, now);
+  await ctx.recordCreator(trx, VOLUME_KIND, id);
+  return { id, label, size, region, compute_id, config_id, ...state, created: now, updated: now, tags: null };
 }
 
 /** The config a volume goes to on an instance (null: none), or the 400 saying why it cannot go there. */

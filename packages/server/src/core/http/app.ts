@@ -224,7 +224,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (op.access === 'public') return undefined;
     const raw = request.raw.rawHeaders;
     let count = 0;
-    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') count += 1;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (name.length === 13 && (name === 'authorization' || name.toLowerCase() === 'authorization')) count += 1;
+    }
     if (count > 1) throw unauthorized('Send one Authorization header, not several');
     return request.headers.authorization;
   }
@@ -250,7 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const query = { ...(request.query as Record<string, unknown>) };
         const problems = [...v.params(params), ...v.query(query)];
         let body: unknown = request.body;
-        const mediaType = mediaTypeOf(request);
+        const mediaType = op.requestBody && body !== undefined ? mediaTypeOf(request) : '';
         if (!op.requestBody) {
           body = undefined;
         } else if (body === undefined) {

@@ -1,16 +1,14 @@
 // The store: one Kysely query layer over an embedded SQLite file (better-sqlite3, the default) or
 // a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Pool } from 'pg';
 import type { Database as Tables } from './schema.js';
+import { openSqlite } from './sqlite.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Tables>;
-/** The connection of a request's transaction (a Kysely transaction, or the SQLite connection inside BEGIN IMMEDIATE). */
+/** The connection of a request's transaction (a Kysely transaction, or the SQLite connection inside the write's savepoint). */
 export type Trx = Kysely<Tables>;
 
 export interface Store {
@@ -18,7 +16,10 @@ export interface Store {
   engine: Engine;
   /** Where the data lives, for start-up lines: the SQLite file or the PostgreSQL URL without password. */
   location: string;
-  /** Runs `work` as one transaction: every write of a request commits together or not at all. */
+  /**
+   * Runs `work` as one transaction: every write of a request commits together or not at all, and
+   * the promise settles once that is on disk (on SQLite, a savepoint of a group commit).
+   */
   write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -59,32 +60,6 @@ export function redactUrl(url: string): string {
 // A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/**
- * Kysely prepares every query it runs; preparing costs more than running a point read. The same
- * SQL text gets the same prepared statement (queries run one at a time on this connection).
- */
-function withStatementCache(database: BetterSqlite3.Database, limit = 500): BetterSqlite3.Database {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  const prepare = database.prepare.bind(database);
-  return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') {
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (source: string) => {
-        let statement = cache.get(source);
-        if (!statement) {
-          statement = prepare(source);
-          if (cache.size >= limit) cache.delete(cache.keys().next().value!);
-          cache.set(source, statement);
-        }
-        return statement;
-      };
-    },
-  });
-}
-
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
     // Each engine's driver is loaded only when used.
@@ -124,43 +99,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     };
   }
 
-  mkdirSync(options.dataDir, { recursive: true });
-  const file = path.join(options.dataDir, 'cloudapi.sqlite');
-  const { default: Database } = await import('better-sqlite3');
-  let database: BetterSqlite3.Database;
-  try {
-    database = new Database(file);
-    // WAL: readers never wait for the writer; NORMAL: a commit survives a crash of this process
-    // (not of the machine), at a fraction of FULL's cost.
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
-    database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
-    // Checkpoint every 10000 WAL pages (~40 MB) rather than 1000: pages every write touches (the
-    // tags index, a table's last page) are then copied once per checkpoint, not ten times.
-    database.pragma('wal_autocheckpoint = 10000');
-  } catch (error) {
-    throw new Error(`the SQLite database ${file} cannot be opened: ${(error as Error).message}`);
-  }
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const sqlite = await openSqlite(options.dataDir);
   return {
-    db,
+    db: sqlite.db,
     engine: 'sqlite',
-    location: file,
-    // One connection and Kysely's mutex: transactions of one process never interleave. BEGIN
-    // IMMEDIATE takes the write lock first, so another process on the same file waits
-    // (busy_timeout) instead of failing when its read turns into a write.
-    write: (work) => db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection);
-      try {
-        const result = await work(connection);
-        await sql`commit`.execute(connection);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(connection);
-        throw error;
-      }
-    }),
-    close: () => db.destroy(),
+    location: sqlite.location,
+    // Group commit (see openSqlite): BEGIN IMMEDIATE takes the write lock first, so another
+    // process on the same file waits (busy_timeout) instead of failing when its read turns into
+    // a write.
+    write: sqlite.write,
+    close: () => sqlite.db.destroy(),
   };
 }

@@ -1,0 +1,194 @@
+// The embedded store: one better-sqlite3 connection in WAL mode behind Kysely, its writes in
+// group commits, and prepared queries run on it at once when nothing else holds it.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { Database as Tables } from './schema.js';
+
+type Db = Kysely<Tables>;
+type Work<T> = (trx: Db) => Promise<T>;
+
+/** What a statement answers: its rows (a reader) or the rowid it inserted last (a writer). */
+export interface ImmediateResult {
+  rows: unknown[];
+  insertId?: number;
+}
+
+/** A synchronous runner of compiled SQL on a SQLite connection, for prepared queries. */
+export type ImmediateRunner = (sql: string, parameters: readonly unknown[]) => ImmediateResult;
+
+// The SQLite stores' own Kysely instances, each with the runner it may use now or null.
+const runners = new WeakMap<Kysely<any>, () => ImmediateRunner | null>();
+// The connections of the batches of writes running now. A Map, emptied as each batch ends: a
+// WeakMap entry per batch made every scavenge of the young generation slow (its keys die young).
+const batchRunners = new Map<Kysely<any>, ImmediateRunner>();
+
+/**
+ * How to run compiled SQL on `db` right now, synchronously, without Kysely's executor; null when
+ * `db` is not a SQLite store's or its connection is inside another request's transaction (the
+ * query must then wait its turn through Kysely).
+ */
+export function immediateRunner(db: Kysely<any>): ImmediateRunner | null {
+  const forStore = runners.get(db);
+  return forStore ? forStore() : batchRunners.get(db) ?? null;
+}
+
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
+
+/**
+ * The connection as Kysely's SQLite dialect sees it, with a statement per SQL text: Kysely
+ * prepares every query it runs, and preparing costs more than running a point read (queries run
+ * one at a time on this connection, so one statement per text is enough). A reader returns its
+ * rows as arrays (better-sqlite3's raw mode), made into objects by a function compiled for its
+ * columns: better-sqlite3 builds each row object property by property, which costs more than
+ * the read itself on a page of rows. A schema change (migrations) empties the cache, so that no
+ * row is made from columns of before it.
+ */
+function cachedStatements(database: BetterSqlite3.Database, limit = 500): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  const prepare = (source: string): SqliteStatement => {
+    const statement = database.prepare(source);
+    if (!statement.reader) return statement;
+    const names = statement.columns().map((column) => column.name);
+    // Computed keys: every name (even `__proto__`) becomes an own property, as with .all().
+    const toRow = new Function('values', `return { ${names.map((name, i) => `[${JSON.stringify(name)}]: values[${i}]`).join(', ')} };`) as (values: unknown[]) => unknown;
+    statement.raw(true);
+    return {
+      reader: true,
+      all: (parameters) => (statement.all(parameters) as unknown[][]).map(toRow),
+      run: (parameters) => statement.run(parameters),
+      *iterate(parameters) {
+        for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield toRow(values);
+      },
+    };
+  };
+  return {
+    close: () => database.close(),
+    prepare(source) {
+      let statement = cache.get(source);
+      if (!statement) {
+        if (SCHEMA_CHANGE.test(source)) {
+          cache.clear();
+          return database.prepare(source);
+        }
+        statement = prepare(source);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+        cache.set(source, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+export async function openSqlite(dataDir: string): Promise<{ db: Db; location: string; write<T>(work: Work<T>): Promise<T> }> {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'cloudapi.sqlite');
+  const { default: Database } = await import('better-sqlite3');
+  let database: BetterSqlite3.Database;
+  try {
+    database = new Database(file);
+    // WAL: readers never wait for the writer; NORMAL: a commit survives a crash of this process
+    // (not of the machine), at a fraction of FULL's cost.
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    // Checkpoint every 10000 WAL pages (~40 MB) rather than 1000: pages every write touches (the
+    // tags index, a table's last page) are then copied once per checkpoint, not ten times.
+    database.pragma('wal_autocheckpoint = 10000');
+  } catch (error) {
+    throw new Error(`the SQLite database ${file} cannot be opened: ${(error as Error).message}`);
+  }
+  const connection = cachedStatements(database);
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) });
+  const run: ImmediateRunner = (source, parameters) => {
+    const statement = connection.prepare(source);
+    if (statement.reader) return { rows: statement.all(parameters) };
+    return { rows: [], insertId: Number(statement.run(parameters).lastInsertRowid) };
+  };
+  // The store's own instance runs at once only outside a transaction: inside one, the connection
+  // belongs to the batch of writes holding it, and a read of another request waits for its commit.
+  runners.set(db, () => (database.inTransaction ? null : run));
+  return { db, location: file, write: groupCommit(db, database, run) };
+}
+
+/** A write of a request waiting for its batch, and how to answer it. */
+interface Pending {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit. The writes handlers ask for in one turn of the event loop and the next (the
+ * requests read from the sockets then: clients answered by one commit send their next requests
+ * together, and those read while the loop was busy come in the following turn) run one after
+ * the other in one transaction (BEGIN IMMEDIATE … COMMIT), each in its own SAVEPOINT: a write
+ * that fails is rolled back to its savepoint alone, and the others carry on. No write is answered
+ * before the COMMIT, so what a client is told succeeded is on disk as before; a failed COMMIT
+ * fails every write of the batch. One commit per batch instead of one per request: SQLite then
+ * writes each page the batch touches (a table's last page, the tags index) to the WAL once.
+ * Writes asked for while a batch runs form the next batch; Kysely's connection lock keeps other
+ * requests' reads out of a batch until it is committed, as it does for one transaction.
+ */
+function groupCommit(db: Db, database: BetterSqlite3.Database, run: ImmediateRunner) {
+  let queue: Pending[] = [];
+  const exec = (source: string) => run(source, []);
+
+  async function commitBatch(batch: Pending[]): Promise<void> {
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let failure: { error: unknown } | null = null;
+    try {
+      await db.connection().execute(async (connection) => {
+        batchRunners.set(connection, run);
+        // Everything up to the ROLLBACK happens while this batch holds the connection.
+        try {
+          exec('begin immediate');
+          for (const { work } of batch) {
+            exec('savepoint write');
+            try {
+              const value = await work(connection);
+              exec('release write');
+              outcomes.push({ ok: true, value });
+            } catch (error) {
+              // An I/O error or a full disk may have ended the whole transaction: the batch fails.
+              if (!database.inTransaction) throw error;
+              exec('rollback to write');
+              exec('release write');
+              outcomes.push({ ok: false, error });
+            }
+          }
+          exec('commit');
+        } catch (error) {
+          if (database.inTransaction) exec('rollback');
+          failure = { error };
+        } finally {
+          batchRunners.delete(connection);
+        }
+      });
+    } catch (error) {
+      failure = { error };
+    }
+    batch.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      if (outcome && !outcome.ok) pending.reject(outcome.error);
+      else if (failure) pending.reject(failure.error);
+      else pending.resolve(outcome!.value);
+    });
+  }
+
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    void commitBatch(batch);
+  };
+
+  return function write<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (queue.length === 1) setImmediate(() => setImmediate(flush));
+    });
+  };
+}
