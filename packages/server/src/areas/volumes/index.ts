@@ -48,7 +48,7 @@ async function insertVolume(trx: Trx, ctx: HandlerContext, values: { label: stri
   const state = transition<VolumeStatus>(ctx.clock, 'creating', 'active');
   const id = await insertVolumeRow(trx, label, size, region, compute_id, config_id, state.status, state.next_status, state.transition_at, now);
   await ctx.recordCreator(trx, VOLUME_KIND, id);
-  return { id, label, size, region, compute_id, config_id, ...state, created: now, updated: now, tags: null };
+  return { id, label, size, region, compute_id, config_id, persistent: 1, ...state, created: now, updated: now, tags: null };
 }
 
 /** The config a volume goes to on an instance (null: none), or the 400 saying why it cannot go there. */
