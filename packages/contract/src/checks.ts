@@ -8,6 +8,7 @@ import { escapePointerPart, type SchemaViews } from '@cloudapi/spec/schema-views
 import { deref } from '@cloudapi/spec/walk';
 import { declaredMediaType, type Answer } from './http.js';
 import { isJsonMedia, type Operation } from './model.js';
+import { walkProperties } from './schema-walk.js';
 import type { Variant } from './variants.js';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
@@ -147,24 +148,14 @@ export function secretNamesOf(document: any): Set<string> {
 // (a redaction placeholder such as "<REDACTED>").
 function readableDeclarations(ctx: CheckContext, pointer: string): Map<string, unknown[] | 'any'> {
   const out = new Map<string, unknown[] | 'any'>();
-  const seen = new Set<unknown>();
-  const visit = (node: any, depth: number): void => {
-    const schema = ctx.views.resolve(node);
-    if (!schema || typeof schema !== 'object' || seen.has(schema) || depth > 24) return;
-    seen.add(schema);
-    for (const [name, raw] of Object.entries<any>(schema.properties || {})) {
-      const property = ctx.views.resolve(raw);
-      if (property === false || !property || property.writeOnly === true || raw?.writeOnly === true) continue;
-      const pinned = property.const !== undefined ? [property.const] : Array.isArray(property.enum) && ctx.secretNames.has(name) ? property.enum : null;
-      const before = out.get(name);
-      if (before === 'any' || !pinned) out.set(name, 'any');
-      else out.set(name, [...(before ?? []), ...pinned]);
-      visit(raw, depth + 1);
-    }
-    for (const key of ['allOf', 'oneOf', 'anyOf', 'prefixItems']) for (const part of schema[key] || []) visit(part, depth + 1);
-    for (const key of ['items', 'then', 'else', 'additionalProperties', 'unevaluatedProperties']) if (schema[key] && typeof schema[key] === 'object') visit(schema[key], depth + 1);
-  };
-  visit(ctx.views.schemaAt(pointer), 0);
+  walkProperties(ctx.views.schemaAt(pointer), (node) => ctx.views.resolve(node), (name, raw, property) => {
+    if (property === false || !property || property.writeOnly === true || raw?.writeOnly === true) return false;
+    const pinned = property.const !== undefined ? [property.const] : Array.isArray(property.enum) && ctx.secretNames.has(name) ? property.enum : null;
+    const before = out.get(name);
+    if (before === 'any' || !pinned) out.set(name, 'any');
+    else out.set(name, [...(before ?? []), ...pinned]);
+    return true;
+  });
   return out;
 }
 

@@ -8,6 +8,7 @@
 // the target named).
 import { type Operation, pathParameterNames } from './model.js';
 import { referenceParameter } from './resources.js';
+import { walkProperties } from './schema-walk.js';
 
 /** The path parameter a field names (`disk_id` → `diskId`, `disks: [1, 2]` → `diskId`), for integers and integer arrays. */
 export function referenceOf(field: string, value: unknown): string | undefined {
@@ -29,24 +30,12 @@ export function eachReference(value: unknown, visit: (key: string, field: string
 /** The reference keys a schema's fields may carry (`disk_id` somewhere inside a profile → `diskId`). */
 export function referenceKeysOfSchema(schema: unknown, resolve: (node: any) => any): Set<string> {
   const keys = new Set<string>();
-  const seen = new Set<unknown>();
-  const visit = (node: unknown, depth: number): void => {
-    const s = resolve(node);
-    if (!s || typeof s !== 'object' || seen.has(s) || depth > 16) return;
-    seen.add(s);
-    for (const [field, raw] of Object.entries<any>(s.properties ?? {})) {
-      const p = resolve(raw) ?? {};
-      const types = [].concat(p.type ?? []);
-      const itemTypes = [].concat(resolve(p.items)?.type ?? []);
-      if (types.includes('integer' as never)) { const k = referenceParameter(field, false); if (k) keys.add(k); }
-      if (types.includes('array' as never) && itemTypes.includes('integer' as never)) { const k = referenceParameter(field, true); if (k) keys.add(k); }
-      visit(raw, depth + 1);
-    }
-    for (const key of ['allOf', 'oneOf', 'anyOf', 'prefixItems']) for (const part of s[key] ?? []) visit(part, depth + 1);
-    for (const key of ['items', 'additionalProperties', 'then', 'else']) if (s[key] && typeof s[key] === 'object') visit(s[key], depth + 1);
-    for (const part of Object.values(s.patternProperties ?? {})) visit(part, depth + 1);
-  };
-  visit(schema, 0);
+  walkProperties(schema, resolve, (field, _raw, property) => {
+    const types = [].concat(property?.type ?? []);
+    const itemTypes = [].concat(resolve(property?.items)?.type ?? []);
+    if (types.includes('integer' as never)) { const k = referenceParameter(field, false); if (k) keys.add(k); }
+    if (types.includes('array' as never) && itemTypes.includes('integer' as never)) { const k = referenceParameter(field, true); if (k) keys.add(k); }
+  }, 16);
   return keys;
 }
 

@@ -50,7 +50,7 @@ function propertiesOf(views: SchemaViews, node: unknown): Record<string, unknown
 function propertyAt(views: SchemaViews, schema: unknown, pointer: string): any {
   let at: unknown = schema;
   for (const token of pointer.split('/').slice(1)) {
-    at = views.resolve(propertiesOf(views, at)[token]);
+    at = views.resolve(propertiesOf(views, at)[token.replace(/~1/g, '/').replace(/~0/g, '~')]);
     if (!at) return undefined;
   }
   return at;

@@ -107,6 +107,11 @@ export function referenceParameter(field: string, isIntegerArray: boolean): stri
   return undefined;
 }
 
+/** Whether two sets of bindings hold the same values (compared as strings) for every one of `names`. */
+export function sameBindings(a: Record<string, unknown>, b: Record<string, unknown>, names: readonly string[]): boolean {
+  return names.every((n) => a[n] !== undefined && String(a[n]) === String(b[n]));
+}
+
 /** Whether a list item is the resource: its key fields hold the values the create answer gave. */
 export function keyMatch(resource: Resource, item: unknown): boolean {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
@@ -212,7 +217,7 @@ export class ResourceRegistry {
     for (const r of this.resources) {
       if (!r.alive) continue;
       const under = r.kind === resource.kind || (path !== undefined && Boolean(r.kind.itemPath?.startsWith(`${path}/`)));
-      const below = under && names.every((p) => r.bindings[p] !== undefined && String(r.bindings[p]) === String(resource.bindings[p]));
+      const below = under && sameBindings(r.bindings, resource.bindings, names);
       if (r === resource || below) r.alive = false;
     }
   }

@@ -16,7 +16,7 @@ import { type Answer, type OutgoingRequest, type Redact, send, toCurl, type Tran
 import { isJsonMedia, loadDocument, modelOperations, type Operation, parameterExamples, pathParameterNames, valueAt } from './model.js';
 import { checkUrls, ObjectBook, objectReference, objectSites, removeObjects, type UrlTools, type UrlUse, writeObject } from './objects.js';
 import { type Auth, buildRequest, type BodyValue, type Params } from './requests.js';
-import { evaluate, type ExchangeView, keyMatch, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
+import { evaluate, type ExchangeView, keyMatch, type Resource, ResourceRegistry, resourceKinds, sameBindings } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
 import { createNamer, UNIQUE_FIELDS } from './unique.js';
@@ -399,7 +399,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
    */
   async function discard(resource: Resource | undefined): Promise<void> {
     if (!resource || !stateful || dry || !resource.kind.remove) return;
-    const same = (r: Resource) => r !== resource && r.kind === resource.kind && r.kind.keyParams.every((p) => String(r.bindings[p]) === String(resource.bindings[p]));
+    const same = (r: Resource) => r !== resource && r.kind === resource.kind && sameBindings(r.bindings, resource.bindings, r.kind.keyParams);
     if (registry.alive().some(same)) return;
     if (!await removeResource(resource, `remove ${registry.describe(resource)}, made by a check`, false)) removedAfterCheck.push(registry.describe(resource));
   }
@@ -675,7 +675,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   async function destroysOthers(op: Operation, params: Params, into: RequestRecord[]): Promise<string | undefined> {
     const names = pathParameterNames(op.path);
     if (names.length) {
-      const own = registry.alive().some((r) => names.every((n) => r.bindings[n] !== undefined && String(r.bindings[n]) === String(params.path[n])));
+      const own = registry.alive().some((r) => sameBindings(r.bindings, params.path, names));
       return own ? undefined : 'a destructive action on an object this run did not create: --allow-destructive runs it';
     }
     const lists = ops.filter((o) => o.list && !pathParameterNames(o.path).length && o.tags.some((t) => op.tags.includes(t)))

@@ -42,9 +42,9 @@ export function byCodePoint(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** The `tagsColumn` value of these labels (for an object just written, without reading it back). */
+/** The `tagsColumn` value of these labels (for an object just written, without reading it back); `tagLabels` sorts them. */
 export function joinTagLabels(labels: readonly string[]): string | null {
-  return labels.length ? [...new Set(labels)].sort().join(SEPARATOR) : null;
+  return labels.length ? [...new Set(labels)].join(SEPARATOR) : null;
 }
 
 /** The labels of a `tagsColumn` value, sorted. */
