@@ -12,9 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { docsDistDir, serveStatic } from '@cloudapi/docs';
-import { mockDocumentPath, startMock } from '@cloudapi/mock';
-import { startServer } from '@cloudapi/server';
+// Only the spec's command-line helper (a source file) is imported up front: the docs, the mock and
+// the server are loaded with import() after the build, since on a fresh clone their entry points
+// (dist/) do not exist until it has run.
 import { command, parse } from '@cloudapi/spec/cli';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,6 +56,12 @@ if (options.build) {
     : `✔ built ${counts ? `${Number(counts[2]) - Number(counts[1])} of ${counts[2]} tasks` : 'the pipeline'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+const [{ docsDistDir, serveStatic }, { mockDocumentPath, startMock }, { startServer }] = await Promise.all([
+  import('@cloudapi/docs'), import('@cloudapi/mock'), import('@cloudapi/server'),
+]).catch((error) => {
+  console.error(`✖ the built packages could not be loaded (${error.message}): run \`npm start\` without --no-build (or \`npm run build\`) first.`);
+  process.exit(1);
+});
 const bundle = path.join(rootDir, 'spec/dist/openapi.json');
 if (!existsSync(bundle) || !existsSync(path.join(docsDistDir, 'index.html'))) {
   console.error('✖ nothing to serve: run `npm start` without --no-build (or `npm run build`) first.');
