@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
-    hookTimeout: 420_000,
+    hookTimeout: 900_000,
     // One file at a time: each packs and installs, and the machine has two cores.
     fileParallelism: false,
   },

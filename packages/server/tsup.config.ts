@@ -21,7 +21,8 @@ export default defineConfig({
   platform: 'node',
   sourcemap: true,
   clean: true,
-  dts: false,
+  // Declarations for the library entry only (the command line has no API).
+  dts: { entry: 'src/index.ts' },
   noExternal: [/^(?!better-sqlite3$|pg$|pg-native$)/],
   banner: { js: commonJsGlobals },
 });

@@ -4,9 +4,27 @@
 // contract kit and the docs' code samples.
 import { pointerGet, pointerOf } from './schema-views.mjs';
 
+/**
+ * One parameter of an operation, resolved, with the JSON pointer where it is defined.
+ * @typedef {{ name: string, in: 'path' | 'query' | 'header' | 'cookie', required?: boolean, schema?: any, example?: unknown, examples?: Record<string, any>, pointer: string, [key: string]: any }} WalkedParameter
+ */
+/**
+ * One operation: its path template, method, the operation object and every parameter (path-level ones merged in).
+ * @typedef {{ path: string, method: 'get' | 'put' | 'post' | 'delete' | 'patch', operation: Record<string, any>, pointer: string, parameters: WalkedParameter[] }} WalkedOperation
+ */
+/**
+ * A request or response body of one media type, with the pointer of its schema.
+ * @typedef {{ kind: 'request' | 'response', status: string | null, mediaType: string, media: Record<string, any>, schemaPointer: string }} WalkedBody
+ */
+
+/** @type {Array<'get' | 'put' | 'post' | 'delete' | 'patch'>} */
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-/** Follows `$ref`s to components; returns [node, pointer of node]. */
+/**
+ * Follows `$ref`s to components; returns [node, pointer of node].
+ * @param {any} document @param {any} node @param {string} [pointer]
+ * @returns {[any, string]}
+ */
 export function deref(document, node, pointer) {
   let current = node;
   let at = pointer;
@@ -17,6 +35,11 @@ export function deref(document, node, pointer) {
   return [current, at];
 }
 
+/**
+ * Every operation of the document, in path order.
+ * @param {any} document
+ * @returns {Generator<WalkedOperation>}
+ */
 export function* operations(document) {
   for (const [path, pathItem] of Object.entries(document.paths || {})) {
     for (const method of METHODS) {
@@ -38,6 +61,8 @@ export function* operations(document) {
  * Example values of a parameter, best first: its `example`, its named `examples`, then its
  * schema's `examples`, `example`, `default`, `const` and first `enum` value. Empty when the spec
  * gives none; callers add their own fallback.
+ * @param {any} document @param {WalkedParameter} parameter
+ * @returns {unknown[]}
  */
 export function parameterExamples(document, parameter) {
   const values = parameter.example !== undefined ? [parameter.example] : [];
@@ -54,7 +79,11 @@ export function parameterExamples(document, parameter) {
   return values;
 }
 
-/** Named examples of a media type object: [{ name, value, summary }]. */
+/**
+ * Named examples of a media type object: [{ name, value, summary }].
+ * @param {any} document @param {any} media
+ * @returns {Array<{ name: string, value: any, summary?: string }>}
+ */
 export function mediaExamples(document, media) {
   const named = Object.entries(media.examples || {}).map(([name, raw]) => {
     const [example] = deref(document, raw);
@@ -64,7 +93,11 @@ export function mediaExamples(document, media) {
   return named;
 }
 
-/** Request and response bodies of one operation, each with the pointer of its schema. */
+/**
+ * Request and response bodies of one operation, each with the pointer of its schema.
+ * @param {any} document @param {WalkedOperation} op
+ * @returns {WalkedBody[]}
+ */
 export function bodiesOf(document, op) {
   const bodies = [];
   if (op.operation.requestBody) {

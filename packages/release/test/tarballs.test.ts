@@ -28,7 +28,9 @@ beforeAll(async () => {
   const workspaces = publishable();
   const pack = await run(npm, ['pack', '--json', '--pack-destination', tarballs, ...workspaces.flatMap(({ dir }) => ['-w', dir])], { cwd: repoRoot });
   if (pack.code !== 0) throw new Error(describeRun('npm pack', pack));
-  const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ name: string; filename: string; files: Array<{ path: string }> }>;
+  const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ name: string; filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0).padStart(6)} KiB`;
+  console.log(['tarball sizes (packed, unpacked):', ...report.map((entry) => `  ${entry.name.padEnd(22)} ${kib(entry.size)} ${kib(entry.unpackedSize)}  ${entry.files.length} files`)].join('\n'));
   for (const workspace of workspaces) {
     const entry = report.find(({ name }) => name === workspace.manifest.name);
     if (!entry) throw new Error(`npm pack made no tarball for ${workspace.manifest.name}`);
@@ -46,7 +48,11 @@ beforeAll(async () => {
   const install = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
     ...packed.map(({ tarball }) => tarball), `typescript@${typescript}`, `@types/node@${typesNode}`], { cwd: app, timeoutMs: 300_000 });
   if (install.code !== 0) throw new Error(describeRun('npm install of the tarballs', install));
-}, 420_000);
+  // The server's SQLite driver is a native module: its own install step builds it (from source
+  // here, where no prebuilt binary can be downloaded). The other packages' scripts stay off.
+  const rebuild = await run(npm, ['rebuild', 'better-sqlite3'], { cwd: app, timeoutMs: 400_000 });
+  if (rebuild.code !== 0) throw new Error(describeRun('npm rebuild better-sqlite3', rebuild));
+}, 840_000);
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -58,6 +64,8 @@ describe('the tarballs', () => {
     for (const { workspace, files } of packed) {
       expect(files, workspace.dir).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
       expect(files.filter((file) => /(^|\/)(test|tests|__tests__)\/|\.test\.[cm]?[jt]s$|vitest\.config/.test(file)), workspace.dir).toEqual([]);
+      // Nothing a consumer does not run: build logs, tool configs, TypeScript sources, source maps.
+      expect(files.filter((file) => /(^|\/)\.turbo\/|(^|\/)tsconfig[^/]*\.json$|tsup\.config|turbo\.json$|\.log$|(?<!\.d)\.[cm]?ts$|\.map$/.test(file)), workspace.dir).toEqual([]);
     }
   });
 
@@ -91,7 +99,7 @@ describe('the tarballs', () => {
     }
   });
 
-  it.each(['spec', 'types', 'client', 'mock', 'contract', 'docs'])('@cloudapi/%s passes publint with no message', async (short) => {
+  it.each(['spec', 'types', 'client', 'mock', 'contract', 'docs', 'server'])('@cloudapi/%s passes publint with no message', async (short) => {
     const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
     const buffer = readFileSync(tarball);
     const arrayBuffer = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
@@ -100,7 +108,7 @@ describe('the tarballs', () => {
   });
 
   // Concurrently: each run is a TypeScript program of its own, and they are the slowest checks here.
-  it.concurrent.each(['spec', 'types', 'client', 'mock', 'contract', 'docs'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
+  it.concurrent.each(['spec', 'types', 'client', 'mock', 'contract', 'docs', 'server'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
     const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
     // A package that ships only ES modules says so (no "require" condition anywhere); for it the
     // CommonJS and node10 resolutions are out of scope (attw's esm-only profile). Node 20.19+
@@ -138,7 +146,8 @@ describe('a consumer of the installed packages', () => {
   it('starts the installed mock on an ephemeral port and calls it with the client, from ESM', async () => {
     const result = await run(process.execPath, ['out/esm.mjs'], { cwd: app });
     expect(result.code, describeRun('node out/esm.mjs', result)).toBe(0);
-    const line = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    const lines = result.stdout.trim().split('\n').filter((text) => text.startsWith('{')).map((text) => JSON.parse(text));
+    const line = lines.find(({ module }) => module === 'esm');
     expect(line).toMatchObject({ module: 'esm', basePath: '/v4', samples: 'function' });
     expect(line.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(line.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v4$/);
@@ -146,6 +155,10 @@ describe('a consumer of the installed packages', () => {
     expect(line.operations).toBeGreaterThan(0);
     expect(line.regions).toBeGreaterThan(0);
     expect(typeof line.firstRegion).toBe('string');
+    // The installed reference server, from the same program: a create with its token, read back.
+    expect(lines.find(({ module }) => module === 'esm-server')).toMatchObject({
+      engine: 'sqlite', baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v4$/), volume: 'consumer-data', kit: 'function',
+    });
   }, 120_000);
 
   it('does the same from CommonJS', async () => {
@@ -154,6 +167,16 @@ describe('a consumer of the installed packages', () => {
     const line = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
     expect(line).toMatchObject({ module: 'cjs', region: expect.any(String), country: expect.any(String) });
   }, 120_000);
+
+  it('runs the consumer smoke: npx cloudapi-server serves and takes a create with its token, the mock, the client and the kit', async () => {
+    // The same script scripts/node-matrix.mjs runs on Node 22 and 24 (npm run smoke:node).
+    copyFileSync(path.join(here, '..', 'smoke', 'consumer-smoke.mjs'), path.join(app, 'smoke.mjs'));
+    const result = await run(process.execPath, ['smoke.mjs'], { cwd: app });
+    expect(result.code, describeRun('node smoke.mjs', result)).toBe(0);
+    const seen = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    expect(seen).toMatchObject({ server: { regions: 200, create: 200, volume: 'smoke-volume', exit: 0 }, kit: expect.stringMatching(/^success validated (\d+)\/\1$/) });
+    expect(seen.mock.regions).toBeGreaterThan(0);
+  }, 180_000);
 
   it('runs cloudapi-contract --help, and refuses an unknown flag with exit 2', async () => {
     const bin = path.join(app, 'node_modules', '.bin', 'cloudapi-contract');

@@ -31,7 +31,7 @@ export interface ServerOptions {
   /** 0 picks a free port. Default 4020. */
   port?: number;
   host?: string;
-  /** Where the SQLite file (and the generated token) live. Default `.data/server` at the repository root. */
+  /** Where the SQLite file (and the generated token) live. Default: see defaultDataDir(). */
   dataDir?: string;
   /** `postgres://…`: use PostgreSQL instead of SQLite. */
   databaseUrl?: string;
@@ -91,7 +91,17 @@ export function repositoryRoot(): string {
   return process.cwd();
 }
 
-export const defaultDataDir = () => path.join(repositoryRoot(), '.data', 'server');
+/** True when this module runs from an installed copy (inside node_modules), not from the repository. */
+const installed = () => fileURLToPath(import.meta.url).split(path.sep).includes('node_modules');
+
+/**
+ * Where the data lives by default: `.data/server` at the repository root when the server runs from
+ * this repository; `.cloudapi/server` in the working folder when it runs from an installed package
+ * (a user's project has no repository root of ours, and may have workspaces of its own).
+ */
+export const defaultDataDir = () => (installed()
+  ? path.join(process.cwd(), '.cloudapi', 'server')
+  : path.join(repositoryRoot(), '.data', 'server'));
 
 const fail = (message: string): never => {
   throw new StartupError(message);

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `npm run smoke:node`: the published packages on every Node release line we support. Packs every
+// publishable workspace, installs the tarballs alone into a fresh folder per Node version, builds
+// the native SQLite driver for that version, and runs the consumer smoke there
+// (packages/release/smoke/consumer-smoke.mjs: the installed server, mock, client and kit).
+// Node 20 is the one running this script; 22 and 24 come from the npm registry's `node` package
+// (`npx -p node@22`), the only place this machine can get them from. .ci/run calls it after npm test.
+//
+//   node scripts/node-matrix.mjs [--versions 20,22,24] [--keep]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { command, parse } from '@cloudapi/spec/cli';
+import { workspaces } from './workspaces.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const options = parse(command('node-matrix', 'Installs the packed packages on Node 20, 22 and 24 and runs the consumer smoke on each.')
+  .option('--versions <list>', 'Node major versions, comma-separated', '20,22,24')
+  .option('--keep', 'keep the scratch folder'));
+const versions = options.versions.split(',').map((v) => v.trim()).filter(Boolean);
+
+// npm_* variables from `npm run` would point the consumer's npm back at this workspace.
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+
+function sh(cmd, args, opts = {}) {
+  const result = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env, ...opts });
+  if (result.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} exited ${result.status ?? result.signal}\n${(result.stdout ?? '').slice(-3000)}\n${(result.stderr ?? '').slice(-3000)}`);
+  }
+  return result.stdout;
+}
+
+/** The Node binary of a major version: this one, or the registry's `node` package through npx. */
+function nodeBinary(major) {
+  if (process.versions.node.split('.')[0] === major) return process.execPath;
+  const out = sh('npx', ['-y', '-p', `node@${major}`, 'node', '-p', 'process.execPath'], { cwd: os.tmpdir() }).trim().split('\n').at(-1);
+  if (!existsSync(out)) throw new Error(`npx -p node@${major} gave no Node binary (${out})`);
+  return out;
+}
+
+/** The folder with include/node/node.h for that binary: node-gyp builds native modules against it. */
+function headersOf(binary) {
+  const prefix = path.dirname(path.dirname(binary));
+  const candidates = [prefix, '/usr', '/usr/local'];
+  const nested = path.join(prefix, 'node_modules');
+  if (existsSync(nested)) for (const name of readdirSync(nested)) if (name.startsWith('node-')) candidates.unshift(path.join(nested, name));
+  const version = execFileSync(binary, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+  for (const dir of candidates) {
+    const header = path.join(dir, 'include', 'node', 'node_version.h');
+    if (!existsSync(header)) continue;
+    // The headers must be this version's: a native module built against another ABI does not load.
+    const text = execFileSync('cat', [header], { encoding: 'utf8' });
+    const major = /#define NODE_MAJOR_VERSION (\d+)/.exec(text)?.[1];
+    if (`v${major}` === version.split('.')[0]) return dir;
+  }
+  throw new Error(`no headers of Node ${version} found beside ${binary}`);
+}
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-node-matrix-'));
+const results = [];
+let failed = false;
+try {
+  console.log('▸ building and packing the publishable packages');
+  sh(process.execPath, [path.join(root, 'node_modules', 'turbo', 'bin', 'turbo'), 'run', 'build', '--output-logs=errors-only'], { cwd: root });
+  const tarballs = path.join(scratch, 'tarballs');
+  mkdirSync(tarballs);
+  const publishable = workspaces(root).filter(({ manifest }) => !manifest.private);
+  sh(npm, ['pack', '--silent', '--pack-destination', tarballs, ...publishable.flatMap(({ dir }) => ['-w', dir])], { cwd: root });
+  const packed = readdirSync(tarballs).map((name) => path.join(tarballs, name));
+
+  for (const major of versions) {
+    const started = Date.now();
+    const app = path.join(scratch, `node${major}`);
+    mkdirSync(app);
+    writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: `consumer-node${major}`, private: true, type: 'module' }, null, 2)}\n`);
+    cpSync(path.join(root, 'packages', 'release', 'smoke', 'consumer-smoke.mjs'), path.join(app, 'smoke.mjs'));
+    try {
+      const binary = nodeBinary(major);
+      const nodeEnv = { ...env, PATH: `${path.dirname(binary)}${path.delimiter}${env.PATH}`, npm_config_nodedir: headersOf(binary) };
+      console.log(`▸ Node ${major} (${binary}): installing ${packed.length} tarballs`);
+      sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed], { cwd: app, env: nodeEnv });
+      // Only the SQLite driver's install step runs: it builds the native module for this Node.
+      sh(npm, ['rebuild', 'better-sqlite3'], { cwd: app, env: nodeEnv });
+      const line = sh(binary, ['smoke.mjs'], { cwd: app, env: nodeEnv }).trim().split('\n').at(-1);
+      const seen = JSON.parse(line);
+      results.push({ major, ok: true, seconds: (Date.now() - started) / 1000, seen });
+      console.log(`✔ Node ${seen.node}: server ${seen.server.regions}/${seen.server.create}, mock ${seen.mock.regions} regions, kit ${seen.kit} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    } catch (error) {
+      failed = true;
+      results.push({ major, ok: false, error: error.message });
+      console.error(`✖ Node ${major}: ${error.message}`);
+    }
+  }
+} finally {
+  if (!options.keep) rmSync(scratch, { recursive: true, force: true });
+}
+console.log(`\nnode matrix: ${results.filter((r) => r.ok).length} of ${versions.length} Node versions passed the consumer smoke (${results.map((r) => `${r.major}: ${r.ok ? 'ok' : 'failed'}`).join(', ')})`);
+process.exit(failed || results.length !== versions.length ? 1 : 0);
