@@ -1,0 +1,89 @@
+// Every command of the README's tables works on a fresh clone, where nothing is built: each runs
+// in a clone of this checkout (the working tree's tracked changes included, through
+// `git stash create`) after `git clean` removed every build output, with node_modules copied in as
+// `npm install` would have left them. Turbo's cache is this checkout's, so a command whose build
+// runs first restores what it needs in seconds; a command that loads a build output before its
+// build has run fails here, as it would for a new user. `npm start` itself is checked end to end
+// by scripts/first-start.mjs, which .ci/run calls on CI's own fresh clone.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, describeRun, repoRoot, run } from './support/npm.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let scratch = '';
+let clone = '';
+let turboCache = '';
+
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-fresh-clone-'));
+  clone = path.join(scratch, 'repo');
+  // Turbo keeps one cache for a repository and its worktrees, beside the main worktree.
+  const common = (await run('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repoRoot })).stdout.trim();
+  turboCache = path.join(path.dirname(common), '.turbo', 'cache');
+  const stash = await run('git', ['stash', 'create'], { cwd: repoRoot });
+  const commit = stash.stdout.trim() || 'HEAD';
+  const cloned = await run('git', ['clone', '--quiet', '--no-checkout', repoRoot, clone], { cwd: scratch });
+  if (cloned.code !== 0) throw new Error(describeRun('git clone', cloned));
+  // A stash commit is not on a branch: fetch it by its id into the clone.
+  const fetched = await run('git', ['fetch', '--quiet', repoRoot, commit], { cwd: clone });
+  const checkout = await run('git', ['checkout', '--quiet', fetched.code === 0 ? 'FETCH_HEAD' : 'HEAD'], { cwd: clone });
+  if (checkout.code !== 0) throw new Error(describeRun('git checkout', checkout));
+  for (const dir of ['node_modules', 'spec/node_modules', ...['client', 'contract', 'docs', 'mock', 'release', 'server', 'cli', 'msw'].map((name) => `packages/${name}/node_modules`)]) {
+    if (existsSync(path.join(repoRoot, dir))) cpSync(path.join(repoRoot, dir), path.join(clone, dir), { recursive: true, verbatimSymlinks: true });
+  }
+}, 300_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The README's command lines, as written in its tables. */
+function readmeCommands(): string[] {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  // Table rows (| `npm run x …` |) and the quick start's lines (npm start   # …).
+  return [...new Set([...readme.matchAll(/^(?:\|\s*`)?(npm (?:start|run [\w:]+))\b/gm)].map((match) => match[1]!))];
+}
+
+/** Runs one command in the clone with nothing built before it. */
+async function fresh(commandLine: string[], timeoutMs = 240_000) {
+  const clean = await run('git', ['clean', '-fdxq', '-e', 'node_modules'], { cwd: clone });
+  if (clean.code !== 0) throw new Error(describeRun('git clean', clean));
+  expect(existsSync(path.join(clone, 'spec', 'dist')), 'git clean left a build output').toBe(false);
+  return run(npm, commandLine, {
+    cwd: clone, timeoutMs,
+    env: cleanEnv({ TURBO_CACHE_DIR: turboCache, DATA_DIR: path.join(scratch, 'data'), CI: '1' }),
+  });
+}
+
+describe('a fresh clone (nothing built)', () => {
+  const commands = readmeCommands();
+
+  it('the README names the commands checked here', () => {
+    expect(commands).toEqual(expect.arrayContaining(['npm start', 'npm run dev', 'npm run build', 'npm run mock', 'npm run server', 'npm run contract', 'npm run docs']));
+  });
+
+  // Every table row but the build, the docs, lint and the suites themselves: its --help, which
+  // each command answers only after its build step (the script loads what the build makes).
+  const helped = ['npm start', 'npm run dev', 'npm run breaking', 'npm run bench', 'npm run bench:dev', 'npm run mock', 'npm run contract',
+    'npm run contract:server', 'npm run server', 'npm run bench:server', 'npm run bench:mock', 'npm run smoke:node'];
+  it.each(helped)('%s -- --help', async (line) => {
+    expect(commands, `${line} is no longer in the README's tables`).toContain(line);
+    const result = await fresh([...line.split(' ').slice(1), '--', '--help']);
+    expect(result.code, describeRun(`${line} -- --help`, result)).toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/Usage:/);
+  });
+
+  it('npm run build writes the bundle', async () => {
+    const result = await fresh(['run', 'build']);
+    expect(result.code, describeRun('npm run build', result)).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(clone, 'spec', 'dist', 'openapi.json'), 'utf8')).openapi).toBe('3.1.0');
+  });
+
+  it('npm run docs writes the documentation page', async () => {
+    const result = await fresh(['run', 'docs']);
+    expect(result.code, describeRun('npm run docs', result)).toBe(0);
+    expect(readFileSync(path.join(clone, 'packages', 'docs', 'dist', 'index.html'), 'utf8')).toMatch(/<html/i);
+  });
+});
