@@ -12,9 +12,13 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { command, parse } from '@cloudapi/spec/cli';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { startMock } from '@cloudapi/mock';
+
+// --help prints what it measures; the load is set through the environment.
+parse(command('bench:server', "The reference server's requests per second, latency, start-up and memory beside Prism and bare node:http, with the targets' ratios.").addHelpText('after', '\nEnvironment: BENCH_SECONDS (10), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10), BENCH_ROWS (100000).'));
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
