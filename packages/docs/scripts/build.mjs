@@ -1,5 +1,6 @@
 // `npm run docs` (through Turbo): writes dist/index.html, a self-contained Redoc page of a
-// docs-only copy of the bundle (code samples, vendor extensions in words, see src/derive.mjs),
+// docs-only copy of the bundle (code samples, vendor extensions in words, see src/derive.mjs;
+// the "Try it" console, src/try-it.mjs),
 // and beside it the spec's bundle unchanged as dist/openapi.yaml and dist/openapi.json, and its
 // OpenAPI 3.0.3 edition as dist/openapi.3.0.{yaml,json}, and a Postman collection converted from
 // that edition (src/postman.mjs): the page's download links. Everything is staged and renamed into place only when all is ready.
@@ -13,6 +14,7 @@ import { operations } from '@cloudapi/spec/walk';
 import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
 import { POSTMAN_COLLECTION_FILE, postmanCollection } from '../src/postman.mjs';
+import { injectTryIt, tryItData, tryItMarkup } from '../src/try-it.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,7 +79,10 @@ try {
     console.error('\n✖ redocly build-docs failed (output above); packages/docs/dist was left as it was.');
     process.exit(1);
   }
-  const { html, replaced } = inlineCdnAssets(readFileSync(pagePath, 'utf8'), svgDataUri(asset('redocly-attribution.svg')));
+  const inlined = inlineCdnAssets(readFileSync(pagePath, 'utf8'), svgDataUri(asset('redocly-attribution.svg')));
+  const { replaced } = inlined;
+  // The "Try it" console, inlined like Redoc itself: the page still needs no other file.
+  const html = injectTryIt(inlined.html, tryItMarkup(tryItData(bundle), { script: asset('try-it.js'), style: asset('try-it.css') }));
   const remaining = cdnReferences(html);
   if (remaining.length) {
     console.error(`✖ the page still names CDN assets: ${[...new Set(remaining)].join(', ')}.\n` +
