@@ -15,6 +15,7 @@ import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
 import { POSTMAN_COLLECTION_FILE, postmanCollection } from '../src/postman.mjs';
 import { injectTryIt, tryItData, tryItMarkup } from '../src/try-it.mjs';
+import { CHANGELOG_PAGE, writeChangelogPage } from './changelog-page.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,6 +58,7 @@ const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf
 const derived = deriveDocsDocument(bundle, {
   logo: { url: svgDataUri(asset('logo.svg')), altText: bundle.info.title, href: bundle.info.contact?.url },
 });
+derived.info.description = `${derived.info.description ?? ''}\n\nWhat changed between releases, breaking changes marked: the [API changelog](${CHANGELOG_PAGE}).`;
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-docs-'));
 try {
@@ -93,13 +95,15 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
+  // The API changelog from the release tags and this bundle (the bundles of tags are cached).
+  const changelog = await writeChangelogPage({ outDir: distDir, current: bundle, fileName: `.${CHANGELOG_PAGE}.tmp` });
   const collection = await converting;
   if (collection) writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);
-  for (const name of ['index.html', ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
+  for (const name of ['index.html', CHANGELOG_PAGE, ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
 
   const count = [...operations(derived)].length;
   console.log(`✔ docs: ${count} operations with code samples, ${replaced} CDN logo references inlined → ` +
-    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
+    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), ${CHANGELOG_PAGE} (${changelog.changes} changes), openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,0 +1,35 @@
+// Writes the API changelog page (src/changelog-page.mjs) of a git checkout's spec: the docs build
+// calls writeChangelogPage() for dist/changelog.html; run alone, `--spec DIR --out DIR` makes the
+// page of another checkout (the changelog test's clone).
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { releaseHistory } from '@cloudapi/spec/release-history';
+import { changelogPage } from '../src/changelog-page.mjs';
+
+export const CHANGELOG_PAGE = 'changelog.html';
+
+/**
+ * @param {{ outDir: string, specDir?: string, current?: object, fileName?: string }} options `current`: the
+ *   bundle of the working tree when the caller has it (else the spec folder is bundled)
+ * @returns {Promise<{ file: string, sections: number, changes: number }>}
+ */
+export async function writeChangelogPage({ outDir, specDir, current, fileName = CHANGELOG_PAGE }) {
+  const history = await releaseHistory({ specDir, current });
+  const changelog = await history.changelog();
+  const { info } = history.current;
+  const file = path.join(outDir, fileName);
+  writeFileSync(file, changelogPage(changelog, { title: info.title, version: info.version }));
+  return { file, sections: changelog.sections.length, changes: changelog.sections.reduce((n, s) => n + s.changes.length, 0) };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const option = (name) => { const i = process.argv.indexOf(name); return i > 0 ? path.resolve(process.argv[i + 1]) : undefined; };
+  const outDir = option('--out');
+  if (!outDir) {
+    console.error('usage: node scripts/changelog-page.mjs --out DIR [--spec SPEC_DIR]');
+    process.exit(2);
+  }
+  const written = await writeChangelogPage({ outDir, specDir: option('--spec') });
+  console.log(`✔ ${written.file}: ${written.sections} section(s), ${written.changes} change(s)`);
+}
