@@ -1,9 +1,10 @@
 // Writes the API changelog page (src/changelog-page.mjs) of a git checkout's spec: the docs build
 // calls writeChangelogPage() for dist/changelog.html; run alone, `--spec DIR --out DIR` makes the
 // page of another checkout (the changelog test's clone).
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { command, parse } from '@cloudapi/spec/cli';
 import { releaseHistory } from '@cloudapi/spec/release-history';
 import { changelogPage } from '../src/changelog-page.mjs';
 
@@ -18,18 +19,16 @@ export async function writeChangelogPage({ outDir, specDir, current, fileName = 
   const history = await releaseHistory({ specDir, current });
   const changelog = await history.changelog();
   const { info } = history.current;
+  mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, fileName);
   writeFileSync(file, changelogPage(changelog, { title: info.title, version: info.version }));
   return { file, sections: changelog.sections.length, changes: changelog.sections.reduce((n, s) => n + s.changes.length, 0) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const option = (name) => { const i = process.argv.indexOf(name); return i > 0 ? path.resolve(process.argv[i + 1]) : undefined; };
-  const outDir = option('--out');
-  if (!outDir) {
-    console.error('usage: node scripts/changelog-page.mjs --out DIR [--spec SPEC_DIR]');
-    process.exit(2);
-  }
-  const written = await writeChangelogPage({ outDir, specDir: option('--spec') });
+  const options = parse(command('changelog-page', 'Writes the API changelog page (changelog.html) of a git checkout\'s spec.')
+    .requiredOption('--out <dir>', 'the folder to write changelog.html in')
+    .option('--spec <dir>', 'the spec folder of the checkout (default this repository\'s)'));
+  const written = await writeChangelogPage({ outDir: path.resolve(options.out), specDir: options.spec && path.resolve(options.spec) });
   console.log(`✔ ${written.file}: ${written.sections} section(s), ${written.changes} change(s)`);
 }

@@ -68,7 +68,6 @@ afterAll(async () => {
 /** The rows of the changelog page of the clone, read in Chromium, by section. */
 async function changelogRows() {
   const out = path.join(scratch, `site-${Date.now()}`);
-  execFileSync('mkdir', ['-p', out]);
   run(path.join(packageDir, 'scripts', 'changelog-page.mjs'), ['--spec', path.join(clone, 'spec'), '--out', out]);
   const site = await serveStatic({ root: out, port: 0 });
   const page = await browser.newPage();

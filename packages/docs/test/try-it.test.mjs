@@ -2,7 +2,8 @@
 // real reference server on loopback, both trusting only the docs' origin: for a public GET, a
 // POST with a body (a named example chosen) and a secured GET, the page sends the request and
 // shows the status and the body the target answers; with a wrong token the server's 401 body; the
-// token stays in sessionStorage; and no request of the page leaves 127.0.0.1.
+// token stays in sessionStorage; a target that does not trust the page is explained; and no
+// request of the page leaves 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,6 +33,7 @@ const TOKEN = 'try-it-test-token';
 let browser;
 let docs;
 let mock;
+let untrusting; // a mock that trusts only its default origins, not this page's
 let server;
 let dataDir;
 const targets = [];
@@ -47,8 +49,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-try-it-'));
   const tokensFile = path.join(dataDir, 'tokens.json');
   writeFileSync(tokensFile, JSON.stringify([{ token: TOKEN, scopes: '*', grants: 'all', restricted: false }]));
-  [mock, server, browser] = await Promise.all([
+  [mock, untrusting, server, browser] = await Promise.all([
     startMock({ port: 0, corsOrigins: [origin], log: () => {} }),
+    startMock({ port: 0, log: () => {} }),
     startServer({ port: 0, dataDir, tokensFile, transitionMs: 0, logLevel: 'silent', corsOrigins: [origin] }),
     chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true }),
   ]);
@@ -57,7 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([docs?.stop(), mock?.stop(), server?.close()]);
+  await Promise.all([docs?.stop(), mock?.stop(), untrusting?.stop(), server?.close()]);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -106,7 +109,7 @@ async function direct(url, init) {
 }
 
 describe('the Try it console', () => {
-  it('sends a public GET, a POST with a chosen example and a secured GET to the mock, showing 200 and the body; a wrong token shows the 401 body; nothing leaves 127.0.0.1', async () => {
+  it('sends a public GET, a POST with a chosen example and a secured GET to the mock, showing 200 and the body; a wrong token shows the 401 body; an untrusting target is explained; nothing leaves 127.0.0.1', async () => {
     const { context, page, requests, leaving, errors } = await openPage();
     try {
       // A public GET: prefilled from the spec's examples, no token field.
@@ -163,6 +166,12 @@ describe('the Try it console', () => {
       expect(JSON.parse(shown.body)).toEqual((await direct(securedUrl)).body);
       await page.screenshot({ path: path.join(resultsDir, 'docs-try-it.png') });
 
+      // A target that does not trust the page's origin: the page says why and what to set.
+      await panel.locator('select[aria-label="Target"]').selectOption('');
+      await panel.locator('input[aria-label="Base URL"]').fill(untrusting.baseUrl);
+      await panel.locator('button.try-it-send').click();
+      await expect.poll(() => panel.locator('.try-it-error').textContent(), { timeout: 15_000 }).toMatch(/does it trust this page's origin \(http:\/\/127\.0\.0\.1:\d+\)\? Start it with --cors-origin/);
+
       expect(leaving, 'requests that would leave 127.0.0.1').toEqual([]);
       expect(requests.some((u) => u.startsWith(mock.baseUrl)) && requests.some((u) => u.startsWith(server.baseUrl)), 'the page called both targets').toBe(true);
       expect(errors).toEqual([]);
@@ -170,20 +179,4 @@ describe('the Try it console', () => {
       await context.close();
     }
   }, 120_000);
-
-  it('says why when the target does not trust the page\'s origin', async () => {
-    const untrusting = await startMock({ port: 0, log: () => {} });
-    const { context, page, leaving } = await openPage();
-    try {
-      const panel = await openConsole(page, publicGet);
-      await panel.locator('select[aria-label="Target"]').selectOption('');
-      await panel.locator('input[aria-label="Base URL"]').fill(untrusting.baseUrl);
-      await panel.locator('button.try-it-send').click();
-      await expect.poll(() => panel.locator('.try-it-error').textContent(), { timeout: 15_000 }).toMatch(/does it trust this page's origin \(http:\/\/127\.0\.0\.1:\d+\)\? Start it with --cors-origin/);
-      expect(leaving).toEqual([]);
-    } finally {
-      await context.close();
-      await untrusting.stop();
-    }
-  }, 60_000);
 });
