@@ -26,8 +26,8 @@ const started = Date.now();
 const option = (name) => { const i = process.argv.indexOf(name); return i > 0 ? path.resolve(process.argv[i + 1]) : null; };
 const distDir = option('--out') ?? path.join(packageDir, 'dist');
 const bundleDir = option('--bundle');
-// --page-only: the page and the 3.1 bundle only, leaving the 3.0 edition and the Postman
-// collection as they are (the designer loop's preview, which must be quick; `npm run build`
+// --page-only: the page and the 3.1 bundle only, leaving the 3.0 edition, the Postman
+// collection and the API changelog page as they are (the designer loop's preview, which must be quick; `npm run build`
 // refreshes them).
 const pageOnly = process.argv.includes('--page-only');
 
@@ -95,15 +95,16 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
-  // The API changelog from the release tags and this bundle (the bundles of tags are cached).
-  const changelog = await writeChangelogPage({ outDir: distDir, current: bundle, fileName: `.${CHANGELOG_PAGE}.tmp` });
+  // The API changelog from the release tags and this bundle (the bundles of tags are cached); the
+  // designer loop's preview (--page-only) keeps the last one.
+  const changelog = pageOnly ? null : await writeChangelogPage({ outDir: distDir, current: bundle, fileName: `.${CHANGELOG_PAGE}.tmp` });
   const collection = await converting;
   if (collection) writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);
-  for (const name of ['index.html', CHANGELOG_PAGE, ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
+  for (const name of ['index.html', ...(changelog ? [CHANGELOG_PAGE] : []), ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
 
   const count = [...operations(derived)].length;
   console.log(`✔ docs: ${count} operations with code samples, ${replaced} CDN logo references inlined → ` +
-    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), ${CHANGELOG_PAGE} (${changelog.changes} changes), openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
+    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), ${changelog ? `${CHANGELOG_PAGE} (${changelog.changes} changes), ` : ''}openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -16,9 +16,19 @@ export const CHANGELOG_PAGE = 'changelog.html';
  * @returns {Promise<{ file: string, sections: number, changes: number }>}
  */
 export async function writeChangelogPage({ outDir, specDir, current, fileName = CHANGELOG_PAGE }) {
-  const history = await releaseHistory({ specDir, current });
-  const changelog = await history.changelog();
-  const { info } = history.current;
+  let changelog;
+  let document = current;
+  try {
+    const history = await releaseHistory({ specDir, current });
+    changelog = await history.changelog();
+    document = history.current;
+  } catch (error) {
+    // Built from a copy without git (a source archive): the page says the history is missing.
+    if (!current || !/not a git repository/i.test(String(error.stderr ?? error.message))) throw error;
+    console.warn('⚠ docs: no git history here, so the API changelog page says it has none.');
+    changelog = { tags: [], sections: [], noHistory: true };
+  }
+  const { info } = document;
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, fileName);
   writeFileSync(file, changelogPage(changelog, { title: info.title, version: info.version }));

@@ -21,13 +21,14 @@ function section(part) {
 }
 
 /**
- * @param {{ tags: string[], sections: object[] }} changelog what apiChangelog() returned
+ * @param {{ tags: string[], sections: object[], noHistory?: boolean }} changelog what apiChangelog() returned
+ *   (`noHistory`: there was no git checkout to read it from)
  * @param {{ title: string, version: string }} api
  */
 export function changelogPage(changelog, { title, version }) {
-  const body = changelog.tags.length
-    ? changelog.sections.map(section).join('\n')
-    : '<p>No release tag (<code>v*</code>) yet: the first release starts the list.</p>';
+  let body = changelog.sections.map(section).join('\n');
+  if (changelog.noHistory) body = '<p class="no-history">This site was built without the git history of the repository, so it cannot list the changes between releases.</p>';
+  else if (!changelog.tags.length) body = '<p>No release tag (<code>v*</code>) yet: the first release starts the list.</p>';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

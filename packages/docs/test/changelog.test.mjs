@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import { parseDocument } from 'yaml';
 import { createSourceIndex } from '@cloudapi/spec/sources';
 import { operations } from '@cloudapi/spec/walk';
+import { writeChangelogPage } from '../scripts/changelog-page.mjs';
 import { serveStatic } from '../src/serve.mjs';
 import { CHROMIUM_ARGS } from './support/chromium.mjs';
 
@@ -109,4 +110,13 @@ describe('the API changelog page', () => {
     expect(about(sections[1].rows, removed).some((r) => r.kind === 'removed' && r.breaking)).toBe(true);
     expect(about(sections[1].rows, ADDED).some((r) => r.kind === 'added' && !r.breaking)).toBe(true);
   }, 120_000);
+
+  it('says there is no history when the build has no git checkout, and fails on any other error', async () => {
+    const copy = path.join(scratch, 'no-git');
+    execFileSync('cp', ['-r', path.join(clone, 'spec'), copy]);
+    const out = path.join(scratch, 'no-git-site');
+    const written = await writeChangelogPage({ outDir: out, specDir: copy, current: bundle });
+    expect(readFileSync(written.file, 'utf8')).toContain('built without the git history of the repository');
+    await expect(writeChangelogPage({ outDir: out, specDir: path.join(scratch, 'missing'), current: bundle })).rejects.toThrow();
+  });
 });
