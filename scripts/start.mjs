@@ -7,6 +7,7 @@
 //   DOCS_PORT  port of the docs (8080)       PORT  port of the mock (4010)
 //   SERVER_PORT  port of the server (4020)   HOST  address of all three (127.0.0.1)
 //   DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS: the server's store, tokens and clock
+//   CORS_ORIGINS  more origins whose pages may call the mock and the server (the docs' always may)
 //   --no-build  serve what was built last
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -23,7 +24,7 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const options = parse(command('start', 'Builds the pipeline, then serves the documentation site, the mock and the reference server until Ctrl-C.')
   .option('--no-build', 'serve what was built last')
   .option('--watch', 'the designer loop: rebuild, lint and compare with HEAD on every spec save (npm run dev)')
-  .addHelpText('after', '\nEnvironment: DOCS_PORT (8080), PORT (4010), SERVER_PORT (4020), HOST (127.0.0.1);\nthe server: DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS, LOG_LEVEL.'));
+  .addHelpText('after', '\nEnvironment: DOCS_PORT (8080), PORT (4010), SERVER_PORT (4020), HOST (127.0.0.1), CORS_ORIGINS;\nthe server: DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS, LOG_LEVEL.'));
 
 function portFrom(name, fallback) {
   const raw = process.env[name];
@@ -76,24 +77,36 @@ for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'package
   if (existsSync(full)) console.log(`  ${file.padEnd(32)} ${kib(full)}`);
 }
 
-// All three start together; if one fails, the others are stopped before exiting.
+// The docs first: the mock and the server trust its origin (CORS) for the page's "Try it"
+// console, which learns where they are from /try-it/targets.json. Then those two together; if one
+// fails, the others are stopped before exiting.
 const env = process.env;
-const [docs, mock, server] = await Promise.allSettled([
-  serveStatic({ root: docsDistDir, port: docsPort, host }),
+const tryItTargets = [];
+const docs = await serveStatic({ root: docsDistDir, port: docsPort, host, json: { '/try-it/targets.json': () => ({ targets: tryItTargets }) } })
+  .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }));
+// The docs' origin, and its localhost twin (a reader may type either).
+const docsOrigins = docs.status === 'fulfilled' ? [new URL(docs.value.url).origin, ...(host === '127.0.0.1' ? [`http://localhost:${docs.value.port}`] : [])] : [];
+const corsOrigins = [...docsOrigins, ...(env.CORS_ORIGINS ?? '').split(/[\s,]+/).filter(Boolean)];
+const [mock, server] = docs.status === 'rejected' ? [] : await Promise.allSettled([
   // In watch mode the designer loop reloads the mock itself, once per save (reload() on the handle).
-  startMock({ port: mockPort, host, watch: options.watch !== true }),
+  startMock({ port: mockPort, host, watch: options.watch !== true, corsOrigins }),
   startServer({
     port: serverPort, host, dataDir: env.DATA_DIR || undefined, databaseUrl: env.DATABASE_URL || undefined, tokensFile: env.TOKENS_FILE || undefined,
-    transitionMs: env.TRANSITION_MS ? Number(env.TRANSITION_MS) : undefined, logLevel: env.LOG_LEVEL || 'warn',
+    transitionMs: env.TRANSITION_MS ? Number(env.TRANSITION_MS) : undefined, logLevel: env.LOG_LEVEL || 'warn', corsOrigins,
   }).then((running) => ({ ...running, stop: running.close })),
 ]);
-if (docs.status === 'rejected' || mock.status === 'rejected' || server.status === 'rejected') {
+if (docs.status === 'rejected') {
+  console.error(`✖ the docs server did not start: ${docs.reason.message}`);
+  process.exit(1);
+}
+if (mock.status === 'rejected' || server.status === 'rejected') {
   await Promise.all([docs, mock, server].filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
-  if (docs.status === 'rejected') console.error(`✖ the docs server did not start: ${docs.reason.message}`);
   if (mock.status === 'rejected') console.error(`✖ the mock did not start: ${mock.reason.message}${mockPort === 4010 ? ' (set PORT to use another port)' : ''}`);
   if (server.status === 'rejected') console.error(`✖ the reference server did not start: ${server.reason.message.replace(/set PORT/, 'set SERVER_PORT')}`);
   process.exit(1);
 }
+
+tryItTargets.push({ name: 'Mock', url: mock.value.baseUrl }, { name: 'Reference server', url: server.value.baseUrl });
 
 const watching = options.watch === true;
 console.log(`

@@ -5,6 +5,9 @@
 //                     required field, a response field removed or made optional, a narrower type)
 //   level "warning"   a client may misbehave (a response enum gained a value an exhaustive
 //                     switch does not handle)
+//   level "info"      with `{ all: true }` only (the API changelog, lib/changelog.mjs): what
+//                     changed without breaking anyone (a field or parameter added, something
+//                     deprecated, a request field the server no longer reads)
 //
 // Schemas are compared as clients see them: $refs followed, allOf merged, the properties of
 // oneOf/anyOf branches united (a field counts as required when every branch requires it).
@@ -26,7 +29,7 @@ const JSON_MEDIA = /^application\/(.+\+)?json$/;
  */
 function flatten(document, raw, seen = new Set(), pointer = undefined) {
   const out = {
-    types: null, enum: null, props: {}, required: new Set(), closed: false, items: [], prefixItems: [], bounds: {}, pattern: null, format: null,
+    types: null, enum: null, props: {}, required: new Set(), deprecated: new Set(), closed: false, items: [], prefixItems: [], bounds: {}, pattern: null, format: null,
     at: undefined, keywordAt: {}, requiredAt: new Map(), requiredLists: new Set(), propertiesAt: undefined, propOwner: {}, propAt: {}, itemsAt: [], prefixItemsAt: [],
   };
   const visit = (node, requiredHere, nodePointer) => {
@@ -48,6 +51,7 @@ function flatten(document, raw, seen = new Set(), pointer = undefined) {
     if (Array.isArray(schema.enum)) { out.enum = schema.enum; said('enum'); }
     if (at && schema.properties) out.propertiesAt ??= `${at}/properties`;
     for (const [name, sub] of Object.entries(schema.properties || {})) {
+      if (deref(document, sub)[0]?.deprecated === true) out.deprecated.add(name);
       (out.props[name] ??= []).push(sub);
       (out.propAt[name] ??= []).push(at && `${at}/properties/${escapePointerPart(name)}`);
       out.propOwner[name] ??= at;
@@ -82,6 +86,7 @@ function flatten(document, raw, seen = new Set(), pointer = undefined) {
           out.propOwner[name] ??= b.propOwner[name];
         }
         for (const list of b.requiredLists) out.requiredLists.add(list);
+        for (const name of b.deprecated) out.deprecated.add(name);
       }
       if (requiredHere) {
         for (const name of each.reduce((acc, b) => acc.filter((n) => b.required.has(n)), [...each[0].required])) out.required.add(name);
@@ -135,10 +140,10 @@ function compareSchemas(ctx, side, before, after, where, depth = 0, pairs = new 
     for (const name of b.required) {
       if (!a.required.has(name)) ctx.report('breaking', 'request-property-required', join(where, name), `${join(where, name)} is now required${a.props[name] ? '' : ' (a new field)'}`, b.requiredAt.get(name) ?? b.at);
     }
-    if (b.closed) {
-      for (const name of Object.keys(a.props)) {
-        if (!b.props[name]) ctx.report('breaking', 'request-property-removed', join(where, name), `${join(where, name)} was removed and the body rejects unknown fields`, b.propertiesAt ?? b.at);
-      }
+    for (const name of Object.keys(a.props)) {
+      if (b.props[name]) continue;
+      if (b.closed) ctx.report('breaking', 'request-property-removed', join(where, name), `${join(where, name)} was removed and the body rejects unknown fields`, b.propertiesAt ?? b.at);
+      else ctx.note('request-property-removed', join(where, name), `${join(where, name)} was removed from the request (the server no longer reads it)`, b.propertiesAt ?? b.at);
     }
   } else {
     // What the server may answer must not grow, and what clients rely on must stay.
@@ -159,6 +164,10 @@ function compareSchemas(ctx, side, before, after, where, depth = 0, pairs = new 
         ctx.report('breaking', 'response-property-optional', join(where, name), `${join(where, name)} is no longer always present`, pointer ?? b.at);
       }
     }
+  }
+  for (const name of Object.keys(b.props)) {
+    if (!a.props[name]) ctx.note(`${side}-property-added`, join(where, name), `${join(where, name)} was added to the ${side}${side === 'request' && !b.required.has(name) ? ' (optional)' : ''}`, b.propAt[name][0] ?? b.at);
+    else if (b.deprecated.has(name) && !a.deprecated.has(name)) ctx.note(`${side}-property-deprecated`, join(where, name), `${join(where, name)} is deprecated in the ${side}`, b.propAt[name][0] ?? b.at);
   }
   for (const name of Object.keys(a.props)) {
     if (b.props[name]) compareSchemas(ctx, side, merged(a.props[name]), merged(b.props[name], b.propAt[name]), join(where, name), depth + 1, pairs, b.propAt[name][0]);
@@ -186,8 +195,11 @@ function jsonBody(document, op, kind) {
   return bodiesOf(document, op).filter((b) => b.kind === kind && JSON_MEDIA.test(b.mediaType));
 }
 
-/** The findings of comparing `before` with `after`, and the operations added. */
-export function compareDocuments(before, after) {
+/**
+ * The findings of comparing `before` with `after`, and the operations added.
+ * @param {{ all?: boolean }} [options] `all`: also the changes that break nobody (level "info")
+ */
+export function compareDocuments(before, after, { all = false } = {}) {
   const findings = [];
   const opsAfter = new Map([...operations(after)].map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
   const opsBefore = new Map([...operations(before)].map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
@@ -199,7 +211,9 @@ export function compareDocuments(before, after) {
       report('breaking', 'operation-removed', '', `${id} (${a.operation.operationId}) was removed`, pathItem);
       continue;
     }
-    const ctx = { before, after, report };
+    const note = all ? (code, where, message, pointer) => report('info', code, where, message, pointer) : () => {};
+    const ctx = { before, after, report, note };
+    if (b.operation.deprecated === true && a.operation.deprecated !== true) note('operation-deprecated', '', `${id} (${a.operation.operationId}) is deprecated`, b.pointer);
 
     const sa = securityOf(a.operation);
     const sb = securityOf(b.operation);
@@ -211,13 +225,18 @@ export function compareDocuments(before, after) {
 
     const okBefore = Object.keys(a.operation.responses || {}).filter((c) => /^2/.test(c));
     const okAfter = Object.keys(b.operation.responses || {}).filter((c) => /^2/.test(c));
+    for (const code of okAfter) if (!okBefore.includes(code)) note('success-status-added', `response ${code}`, `success status ${code} may now be answered`, `${b.pointer}/responses/${code}`);
     for (const code of okBefore) if (!okAfter.includes(code)) report('breaking', 'success-status-removed', `response ${code}`, `success status ${code} is no longer answered (now ${okAfter.join(', ') || 'none'})`, `${b.pointer}/responses`);
 
     const paramsBefore = new Map(a.parameters.map((p) => [`${p.in}:${p.name}`, p]));
+    const paramsAfter = new Set(b.parameters.map((p) => `${p.in}:${p.name}`));
+    for (const p of a.parameters) if (!paramsAfter.has(`${p.in}:${p.name}`)) note('parameter-removed', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" was removed (the server no longer reads it)`, b.pointer);
     for (const p of b.parameters) {
       const old = paramsBefore.get(`${p.in}:${p.name}`);
+      if (!old && !p.required) note('parameter-added', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" was added (optional)`, p.pointer);
+      if (old && p.deprecated === true && old.deprecated !== true) note('parameter-deprecated', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" is deprecated`, p.pointer);
       if (p.required && !(old && old.required)) report('breaking', 'parameter-required', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" is now required${old ? '' : ' (a new parameter)'}`, p.pointer);
-      if (old && old.schema && p.schema) compareSchemas({ ...ctx, report: (level, code, where, message, pointer) => report(level, code.replace(/^request-/, 'parameter-'), `${p.in} parameter ${p.name}`, message.replace('the body', `${p.in} parameter "${p.name}"`), pointer) }, 'request', old.schema, p.schema, '', 0, new Set(), `${p.pointer}/schema`);
+      if (old && old.schema && p.schema) compareSchemas({ ...ctx, note: () => {}, report: (level, code, where, message, pointer) => report(level, code.replace(/^request-/, 'parameter-'), `${p.in} parameter ${p.name}`, message.replace('the body', `${p.in} parameter "${p.name}"`), pointer) }, 'request', old.schema, p.schema, '', 0, new Set(), `${p.pointer}/schema`);
     }
 
     const bodyBefore = a.operation.requestBody && deref(before, a.operation.requestBody)[0];

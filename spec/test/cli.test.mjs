@@ -8,7 +8,7 @@ import { specDir } from './helpers.mjs';
 
 const run = (script, ...args) => spawnSync(process.execPath, [path.join(specDir, 'scripts', script), ...args], { encoding: 'utf8' });
 
-describe.each(['lint.mjs', 'bundle.mjs', 'breaking.mjs'])('%s', (script) => {
+describe.each(['lint.mjs', 'bundle.mjs', 'breaking.mjs', 'changelog.mjs'])('%s', (script) => {
   it('prints its usage for --help and exits 0', () => {
     const result = run(script, '--help');
     expect(result.status).toBe(0);

@@ -1,5 +1,6 @@
 // `npm run docs` (through Turbo): writes dist/index.html, a self-contained Redoc page of a
-// docs-only copy of the bundle (code samples, vendor extensions in words, see src/derive.mjs),
+// docs-only copy of the bundle (code samples, vendor extensions in words, see src/derive.mjs;
+// the "Try it" console, src/try-it.mjs),
 // and beside it the spec's bundle unchanged as dist/openapi.yaml and dist/openapi.json, and its
 // OpenAPI 3.0.3 edition as dist/openapi.3.0.{yaml,json}, and a Postman collection converted from
 // that edition (src/postman.mjs): the page's download links. Everything is staged and renamed into place only when all is ready.
@@ -13,6 +14,8 @@ import { operations } from '@cloudapi/spec/walk';
 import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
 import { POSTMAN_COLLECTION_FILE, postmanCollection } from '../src/postman.mjs';
+import { injectTryIt, tryItData, tryItMarkup } from '../src/try-it.mjs';
+import { CHANGELOG_PAGE, writeChangelogPage } from './changelog-page.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,8 +26,8 @@ const started = Date.now();
 const option = (name) => { const i = process.argv.indexOf(name); return i > 0 ? path.resolve(process.argv[i + 1]) : null; };
 const distDir = option('--out') ?? path.join(packageDir, 'dist');
 const bundleDir = option('--bundle');
-// --page-only: the page and the 3.1 bundle only, leaving the 3.0 edition and the Postman
-// collection as they are (the designer loop's preview, which must be quick; `npm run build`
+// --page-only: the page and the 3.1 bundle only, leaving the 3.0 edition, the Postman
+// collection and the API changelog page as they are (the designer loop's preview, which must be quick; `npm run build`
 // refreshes them).
 const pageOnly = process.argv.includes('--page-only');
 
@@ -55,6 +58,7 @@ const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf
 const derived = deriveDocsDocument(bundle, {
   logo: { url: svgDataUri(asset('logo.svg')), altText: bundle.info.title, href: bundle.info.contact?.url },
 });
+derived.info.description = `${derived.info.description ?? ''}\n\nWhat changed between releases, breaking changes marked: the [API changelog](${CHANGELOG_PAGE}).`;
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-docs-'));
 try {
@@ -77,7 +81,10 @@ try {
     console.error('\n✖ redocly build-docs failed (output above); packages/docs/dist was left as it was.');
     process.exit(1);
   }
-  const { html, replaced } = inlineCdnAssets(readFileSync(pagePath, 'utf8'), svgDataUri(asset('redocly-attribution.svg')));
+  const inlined = inlineCdnAssets(readFileSync(pagePath, 'utf8'), svgDataUri(asset('redocly-attribution.svg')));
+  const { replaced } = inlined;
+  // The "Try it" console, inlined like Redoc itself: the page still needs no other file.
+  const html = injectTryIt(inlined.html, tryItMarkup(tryItData(bundle), { script: asset('try-it.js'), style: asset('try-it.css') }));
   const remaining = cdnReferences(html);
   if (remaining.length) {
     console.error(`✖ the page still names CDN assets: ${[...new Set(remaining)].join(', ')}.\n` +
@@ -88,13 +95,16 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
+  // The API changelog from the release tags and this bundle (the bundles of tags are cached); the
+  // designer loop's preview (--page-only) keeps the last one.
+  const changelog = pageOnly ? null : await writeChangelogPage({ outDir: distDir, current: bundle, fileName: `.${CHANGELOG_PAGE}.tmp` });
   const collection = await converting;
   if (collection) writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);
-  for (const name of ['index.html', ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
+  for (const name of ['index.html', ...(changelog ? [CHANGELOG_PAGE] : []), ...Object.keys(bundleFiles), ...(collection ? [POSTMAN_COLLECTION_FILE] : [])]) renameSync(path.join(distDir, `.${name}.tmp`), path.join(distDir, name));
 
   const count = [...operations(derived)].length;
   console.log(`✔ docs: ${count} operations with code samples, ${replaced} CDN logo references inlined → ` +
-    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
+    `${path.relative(path.resolve(packageDir, '../..'), path.join(distDir, 'index.html'))} (${Math.round(Buffer.byteLength(html) / 1024)} KiB), ${changelog ? `${CHANGELOG_PAGE} (${changelog.changes} changes), ` : ''}openapi.{yaml,json}${pageOnly ? ' (--page-only)' : `, openapi.3.0.{yaml,json} and ${POSTMAN_COLLECTION_FILE}`} (${Date.now() - started} ms)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

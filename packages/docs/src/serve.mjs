@@ -50,10 +50,12 @@ async function fileFor(root, requestPath) {
 
 /**
  * Serves `root` until `stop()`.
- * @param {{ root?: string, port?: number, host?: string }} [options] port 0 picks a free port.
+ * @param {{ root?: string, port?: number, host?: string, json?: Record<string, () => unknown> }} [options] port 0 picks a free port;
+ *   `json` answers these paths with what the function returns now, as JSON (`npm start` tells the
+ *   page's "Try it" console where the mock and the server are: /try-it/targets.json).
  * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
  */
-export async function serveStatic({ root = docsDistDir, port = 8080, host = '127.0.0.1' } = {}) {
+export async function serveStatic({ root = docsDistDir, port = 8080, host = '127.0.0.1', json = {} } = {}) {
   const base = path.resolve(root);
   const server = createServer(async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -61,7 +63,14 @@ export async function serveStatic({ root = docsDistDir, port = 8080, host = '127
       response.end('Method not allowed\n');
       return;
     }
-    const found = await fileFor(base, new URL(request.url, 'http://localhost').pathname);
+    const pathname = new URL(request.url, 'http://localhost').pathname;
+    if (Object.hasOwn(json, pathname)) {
+      const body = `${JSON.stringify(json[pathname]())}\n`;
+      response.writeHead(200, { 'content-type': TYPES['.json'], 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+      response.end(request.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    const found = await fileFor(base, pathname);
     if (!found) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('Not found\n');

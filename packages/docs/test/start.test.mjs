@@ -64,6 +64,12 @@ describe('npm start (scripts/start.mjs)', () => {
       const regions = await fetch(`${mockUrl}/regions`);
       expect(regions.status).toBe(200);
       expect((await regions.json()).data.length).toBeGreaterThan(0);
+      // The page's "Try it" console learns where the mock and the server are, and both trust its origin.
+      expect(await (await fetch(`${docsUrl}try-it/targets.json`)).json()).toEqual({ targets: [{ name: 'Mock', url: mockUrl }, { name: 'Reference server', url: serverUrl }] });
+      for (const target of [mockUrl, serverUrl]) {
+        const preflight = await fetch(`${target}/volumes`, { method: 'OPTIONS', headers: { origin: docsUrl.slice(0, -1), 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+        expect({ target, status: preflight.status, origin: preflight.headers.get('access-control-allow-origin') }).toEqual({ target, status: 204, origin: docsUrl.slice(0, -1) });
+      }
 
       run.child.kill('SIGINT');
       expect(await run.exited).toEqual({ code: 0, signal: null });

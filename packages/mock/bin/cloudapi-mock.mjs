@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_BODY, parseSize } from '../src/body.mjs';
+import { checkCorsOrigins, corsOriginsFromEnv } from '../src/cors.mjs';
 
 function portNumber(value) {
   const port = Number(value);
@@ -21,6 +22,15 @@ function url(value) {
   return value;
 }
 
+// --cors-origin may be repeated; CORS_ORIGINS holds several, comma-separated.
+function corsOriginList(value, previous) {
+  try {
+    return [...(previous ?? []), ...checkCorsOrigins(corsOriginsFromEnv(value))];
+  } catch (error) {
+    throw new InvalidArgumentError(error.message);
+  }
+}
+
 const program = new Command('cloudapi-mock')
   .description('Serves the mock of the Cloud Account Management API (Prism, behind a front layer that keeps it answering) under /v4.\nWith --proxy, stands in front of a real implementation instead and checks every request and response against the spec.')
   .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('PORT').default(4010).argParser(portNumber))
@@ -32,9 +42,10 @@ const program = new Command('cloudapi-mock')
   .option('--errors', 'with --proxy: a violation fails the answer (400 for a request, 502 for a response) instead of only being printed')
   .option('--run <command>', 'start, run this shell command with MOCK_URL and MOCK_BASE_URL set, then stop; exit with its status (or 1 if --proxy saw violations)')
   .option('--no-watch', 'do not serve a rewritten mock document without a restart')
+  .addOption(new Option('--cors-origin <origin...>', 'also let pages of this origin call the mock from a browser (CORS; the docs at http://127.0.0.1:8080 always may; * for any)').env('CORS_ORIGINS').argParser(corsOriginList))
   .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 130 MB)')
   .addHelpText('after', `
-Environment: PORT and HOST as --port and --host.
+Environment: PORT and HOST as --port and --host, CORS_ORIGINS (comma-separated) as --cors-origin.
 Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 Prism could not be kept running (the cause is
 printed), --proxy saw violations, or the --run command failed; 2 bad usage.
 
@@ -68,7 +79,7 @@ let mock;
 try {
   mock = await startMock({
     port: options.port, host: options.host, dynamic: Boolean(options.dynamic), seed: options.seed, proxy: options.proxy, errors: Boolean(options.errors),
-    maxBody: options.maxBody, watch: options.watch, standby: options.standby,
+    maxBody: options.maxBody, watch: options.watch, standby: options.standby, corsOrigins: options.corsOrigin ?? [],
   });
 } catch (error) {
   console.error(`✖ the mock did not start: ${error.message}`);

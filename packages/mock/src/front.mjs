@@ -8,13 +8,14 @@
 //   a method the path does not declare    405 with Allow (mock mode)
 //   a Prefer the operation cannot honour  400 listing what it declares (mock mode)
 //
-// answers HEAD with the GET answer's headers and CORS preflights as Prism's server does, and
+// answers HEAD with the GET answer's headers and CORS for trusted origins only (cors.mjs), and
 // rewrites Prism's errors: problem+json bodies become ErrorResponse, and a refused request's canned
 // 400 example becomes the list of the fields Prism found wrong (unless `Prefer: example=…` asked
 // for an example). Every refusal says why in `sl-violations`, as Prism does.
 import http from 'node:http';
 import { isJsonType, jsonProblem, readBody } from './body.mjs';
 import { detailsOf, fromProblem, violation } from './errors.mjs';
+import { createCorsPolicy } from './cors.mjs';
 import { checkPreferences } from './prefer.mjs';
 import { allowedMethods } from './routes.mjs';
 
@@ -23,16 +24,6 @@ const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100; // Prism's own cap for the header
 function violationsHeader(violations) {
   const value = JSON.stringify(violations);
   return value.length > MAX_VIOLATIONS_HEADER ? `Too many violations! ${value.slice(0, MAX_VIOLATIONS_HEADER)}` : value;
-}
-
-// The CORS headers Prism's server sends on every answer.
-function corsHeaders(req) {
-  return {
-    'access-control-allow-origin': req.headers.origin || '*',
-    'access-control-allow-headers': req.headers['access-control-request-headers'] || '*',
-    'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': req.headers['access-control-expose-headers'] || '*',
-  };
 }
 
 /** The first malformed percent-escape of a URL part, or null. */
@@ -73,8 +64,11 @@ function malformedPart(rawPath, rawQuery, route) {
  * @param {number} options.maxDepth nesting levels of a JSON body
  * @param {(exchange: object) => void} options.onExchange told of every answer Prism gave
  * @param {(line: string) => void} options.log
+ * @param {string[]} [options.corsOrigins] origins trusted for browser calls (see cors.mjs)
  */
-export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log }) {
+export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, corsOrigins }) {
+  const cors = createCorsPolicy(corsOrigins);
+  const corsHeaders = cors.headers;
   function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
     if (res.headersSent) { res.destroy(); return; }
     const body = JSON.stringify({ errors });
@@ -95,9 +89,11 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
       answer(req, res, 400, [{ reason: 'The request target must be a path, such as /v4/regions.' }], { violations: [violation(['request', 'path'], 'MALFORMED_URL', target)] });
       return;
     }
-    if (req.method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
-      res.writeHead(204, { ...corsHeaders(req), 'access-control-allow-methods': req.headers['access-control-request-method'], vary: 'origin', 'content-length': '0' });
-      res.end();
+    const preflight = cors.preflight(req);
+    if (preflight) {
+      if (preflight.reason) answer(req, res, preflight.status, [{ reason: preflight.reason }], { headers: preflight.headers });
+      else { res.writeHead(preflight.status, { ...preflight.headers, 'content-length': '0' }); res.end(); }
+      req.resume();
       return;
     }
     const q = target.indexOf('?');

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch as watchFile } from 'chokidar';
 import { DEFAULT_MAX_BODY } from './body.mjs';
+import { checkCorsOrigins } from './cors.mjs';
 import { basePathOf } from './derive.mjs';
 import { NO_COUNTS, addCounts } from './verdict.mjs';
 
@@ -95,18 +96,19 @@ function unavailable(socket, reason) {
  * @param {string} [options.document] another mock document (see `deriveMockDocument` in `@cloudapi/mock/derive`).
  * @param {number} [options.maxRestarts] exits within `restartWindowMs` before the mock gives up (5 in 60 s).
  * @param {number} [options.restartWindowMs] the window `maxRestarts` counts exits in (60 s).
+ * @param {string[]} [options.corsOrigins] origins whose pages may call the mock (CORS); default the docs' own (cors.mjs)
  * @param {boolean} [options.anchor] also serve Prism's own HTTP server, without the front layer, at `prismUrl` (benchmarks).
  */
 export async function startMock({
   port = 4010, host = '127.0.0.1', dynamic = false, seed, proxy, errors = false, maxBody = DEFAULT_MAX_BODY, maxDepth = DEFAULT_MAX_DEPTH,
   watch = true, standby = false, log = (line) => process.stderr.write(`${line}\n`), timeoutMs = 30_000, document = mockDocumentPath,
-  maxRestarts = 5, restartWindowMs = 60_000, anchor = false,
+  maxRestarts = 5, restartWindowMs = 60_000, anchor = false, corsOrigins = [],
 } = {}) {
   checkDocument(document);
   const basePath = basePathOf(JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8')));
   const mode = proxy ? 'proxy' : 'mock';
   const workerOptions = {
-    document, dynamic, seed, maxBody, maxDepth, anchor,
+    document, dynamic, seed, maxBody, maxDepth, anchor, corsOrigins: checkCorsOrigins(corsOrigins),
     errors: prismErrors({ dynamic, proxy, errors }),
     upstream: proxy ? upstreamOf(proxy, basePath) : undefined,
   };

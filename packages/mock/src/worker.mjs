@@ -33,6 +33,7 @@ const front = createFrontServer({
   current: () => served,
   maxBody: options.maxBody,
   maxDepth: options.maxDepth,
+  corsOrigins: options.corsOrigins,
   // Only the proxy reports exchanges: the mock has nothing to count, and an IPC message per
   // request would cost more than the request.
   onExchange: options.upstream ? (exchange) => process.send({ type: 'exchange', ...judge(exchange) }) : () => {},

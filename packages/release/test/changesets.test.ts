@@ -115,5 +115,11 @@ describe('the release workflow', () => {
     const publish = order.findIndex((line) => /changeset publish/.test(line));
     expect(build).toBeGreaterThan(-1);
     expect(build).toBeLessThan(publish);
+    // A breaking change without a major version stops the release before anything is published,
+    // with every tag there to compare with.
+    const check = order.findIndex((line) => /npm run release:check/.test(line));
+    expect(check).toBeGreaterThan(build);
+    expect(check).toBeLessThan(publish);
+    expect(steps.find((step) => step.uses?.startsWith('actions/checkout'))!.with).toMatchObject({ 'fetch-depth': 0 });
   });
 });

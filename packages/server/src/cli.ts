@@ -2,6 +2,7 @@
 // SIGTERM. Settings come from the environment (the fixed interface) or the flags, flags first.
 // Exit codes: 0 after a clean stop, 1 when start-up fails (one line says why), 2 for bad usage.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { normalizeCorsOrigins } from './core/http/cors.js';
 import { defaultDataDir, startServer, StartupError } from './server.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -16,6 +17,15 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
+// --cors-origin may be repeated; CORS_ORIGINS holds several, comma-separated.
+function corsOriginList(raw: string, previous: string[] | undefined): string[] {
+  try {
+    return [...(previous ?? []), ...normalizeCorsOrigins(raw.split(/[\s,]+/).filter(Boolean))];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
 const program = new Command('cloudapi-server')
   .description('The reference implementation of the Cloud Account Management API, on an embedded SQLite file or PostgreSQL.')
   .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('PORT').default(4020).argParser(integer('PORT', 0, 65535)))
@@ -25,6 +35,7 @@ const program = new Command('cloudapi-server')
   .addOption(new Option('--tokens-file <file>', 'JSON list of tokens [{token, scopes, grants, restricted}]; without it one full-access token is made').env('TOKENS_FILE'))
   .addOption(new Option('--transition-ms <ms>', 'how long a transitional state lasts (creating, resizing...); 0: at once').env('TRANSITION_MS').default(2000).argParser(integer('TRANSITION_MS', 0, 86_400_000)))
   .addOption(new Option('--log-level <level>', 'log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
+  .addOption(new Option('--cors-origin <origin...>', 'also let pages of this origin call the server from a browser (CORS; the docs at http://127.0.0.1:8080 always may; * for any)').env('CORS_ORIGINS').argParser(corsOriginList))
   .addOption(new Option('--sandbox-dns-port <port>', 'port of the sandbox\'s name server on 127.0.0.1 (zone transfers of its remote zones); 0 picks a free one').env('SANDBOX_DNS_PORT').default(0).argParser(integer('SANDBOX_DNS_PORT', 0, 65535)))
   .showHelpAfterError()
   .exitOverride()
@@ -40,7 +51,7 @@ try {
   throw error;
 }
 
-const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number }>();
+const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number; corsOrigin?: string[] }>();
 if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
   console.error(`✖ cloudapi-server: DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)`);
   process.exit(1);
@@ -48,7 +59,7 @@ if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
 
 let server;
 try {
-  server = await startServer({ ...options, databaseUrl: options.databaseUrl || undefined, tokensFile: options.tokensFile || undefined });
+  server = await startServer({ ...options, corsOrigins: options.corsOrigin, databaseUrl: options.databaseUrl || undefined, tokensFile: options.tokensFile || undefined });
 } catch (error) {
   const message = error instanceof StartupError ? error.message : `unexpected failure: ${(error as Error).stack ?? error}`;
   console.error(`✖ cloudapi-server could not start: ${message}`);

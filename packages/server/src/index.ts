@@ -27,6 +27,8 @@ export interface ServerOptions {
   bundleFile?: string;
   /** PostgreSQL connections of this process (default 10). */
   poolSize?: number;
+  /** Origins whose pages may call the server from a browser (CORS), besides the docs' own. */
+  corsOrigins?: string[];
   /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
   sandboxDnsPort?: number;
 }

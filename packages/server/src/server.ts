@@ -13,6 +13,7 @@ import { loadCatalogue } from './core/catalogue.js';
 import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
+import { normalizeCorsOrigins } from './core/http/cors.js';
 import { buildRegistry } from './core/registry.js';
 import { describeBundleFile } from './core/spec.js';
 import type { ApiSpec } from './core/spec.js';
@@ -51,6 +52,8 @@ export interface ServerOptions {
   areas?: Area[];
   /** PostgreSQL connections of this process (default 10). */
   poolSize?: number;
+  /** Origins whose pages may call the server from a browser (CORS), besides the docs' own. */
+  corsOrigins?: string[];
   /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
   sandboxDnsPort?: number;
 }
@@ -113,6 +116,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
   }
   const host = options.host ?? '127.0.0.1';
+  try {
+    normalizeCorsOrigins(options.corsOrigins ?? []);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
 
   let spec: ApiSpec;
@@ -180,6 +188,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sandbox,
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
+    corsOrigins: options.corsOrigins,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
 

@@ -26,7 +26,7 @@ describe('cloudapi-server command line', () => {
   it('--help prints the usage, with every setting, and exits 0', () => {
     const result = run(['--help']);
     expect(result.status).toBe(0);
-    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'TOKENS_FILE', 'TRANSITION_MS', 'LOG_LEVEL', 'SANDBOX_DNS_PORT']) expect(result.stdout).toContain(name);
+    for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'TOKENS_FILE', 'TRANSITION_MS', 'LOG_LEVEL', 'SANDBOX_DNS_PORT', 'CORS_ORIGINS']) expect(result.stdout).toContain(name);
   });
 
   it('an unknown flag prints the usage to stderr and exits 2', () => {
@@ -40,6 +40,12 @@ describe('cloudapi-server command line', () => {
     const result = run([], { PORT: 'eighty' });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/PORT must be an integer/);
+  });
+
+  it('a CORS origin that is not scheme, host and port exits 2 naming it', () => {
+    const result = run([], { CORS_ORIGINS: 'http://127.0.0.1:8080,docs.example/path' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/CORS origin "docs\.example\/path" must be a scheme, host and port only/);
   });
 
   it('a port in use (PORT or SANDBOX_DNS_PORT) stops start-up with one line and exit 1', async () => {

@@ -17,6 +17,7 @@ import type { Services } from '../services.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
+import { installCors } from './cors.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
 
@@ -37,6 +38,8 @@ export interface AppOptions {
   sandbox: Sandbox;
   logLevel: string;
   logStream?: NodeJS.WritableStream;
+  /** Origins whose pages may call the server from a browser, besides the docs' own (cors.ts). */
+  corsOrigins?: string[];
   /** Extra routes of areas (outside the bundle's operations). */
   extraRoutes: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -150,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
+  installCors(app, options.corsOrigins ?? [], sendError);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.status, error.errors, error.headers);
