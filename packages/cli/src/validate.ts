@@ -19,13 +19,12 @@ function validatorFor(pointer: string): ValidateFunction {
   if (!ajv) {
     const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
     ajv = createAjv({ validateSchema: false });
-    ajv.addSchema(viewDocument(bundle, 'request'), VIEW_ID);
+    ajv.addSchema(viewDocument(bundle, 'request') as object, VIEW_ID);
   }
-  let check = compiled.get(pointer);
-  if (!check) {
-    check = ajv.compile({ $ref: `${VIEW_ID}${pointer}` });
-    compiled.set(pointer, check);
-  }
+  const known = compiled.get(pointer);
+  if (known) return known;
+  const check = ajv.compile({ $ref: `${VIEW_ID}${pointer}` });
+  compiled.set(pointer, check);
   return check;
 }
 
