@@ -27,7 +27,7 @@ function addOperationOptions(command: Command, spec: CommandSpec): Map<string, O
       continue;
     }
     const value = field.file ? 'file' : field.type;
-    const option = new Option(`--${field.flag} <${value}>`, `${text}${field.array ? ' (repeat for several)' : ''}${field.nullable && !field.file ? ' (null clears it)' : ''}`);
+    const option = new Option(`--${field.flag} <${value}>`, `${text}${field.array ? ' (repeat for several)' : ''}${field.nullable && !field.file ? ' (null for none)' : ''}`);
     add(field.flag, field.array ? option.argParser(collect) : option);
   }
   if (spec.body) command.addOption(new Option('--data <source>', 'the whole body as JSON: @file.json, - for standard input, or the JSON itself; flags add to it'));

@@ -3,7 +3,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '@cloudapi/server';
 import { run } from '../../src/main.js';
 
 export interface Outcome { code: number; stdout: string; stderr: string }
@@ -29,7 +28,13 @@ export async function cloudapi(args: string[], options: CliOptions = {}): Promis
   return { code, stdout, stderr };
 }
 
-export interface TestServer { server: RunningServer; env: Record<string, string>; cli(...args: string[]): Promise<Outcome>; close(): Promise<void> }
+/** The part of @cloudapi/server the tests use (typed here: the server's sources are not this package's to type-check). */
+interface RunningServer { baseUrl: string; token: string | null; close(): Promise<void> }
+const SERVER = '@cloudapi/server';
+const startServer = async (options: object) => ((await import(SERVER)) as { startServer(options: object): Promise<RunningServer> }).startServer(options);
+
+export interface ServerEnv { CLOUDAPI_TOKEN: string; CLOUDAPI_BASE_URL: string; HOME: string; XDG_CONFIG_HOME: string; [name: string]: string }
+export interface TestServer { server: RunningServer; env: ServerEnv; cli(...args: string[]): Promise<Outcome>; close(): Promise<void> }
 
 export async function startTestServer(name: string): Promise<TestServer> {
   const dataDir = tempDir(`${name}-data`);
