@@ -1,7 +1,7 @@
 // The `cloudapi` command line: parses with commander over the generated command table, then
 // runs the chosen operation (execute.ts, loaded only then). `run` is the whole program for a list
 // of arguments and an Io, so tests run it in-process; `main` runs it on the process.
-import { CommanderError } from 'commander';
+import { CommanderError } from './commander.js';
 import { complete, completionScript } from './completion.js';
 import { EXIT, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';

@@ -1,7 +1,7 @@
 // The commander tree of the command table: `cloudapi <area> [group] <action> [ids] [--flags]`, one
 // command per operation, its help from the spec's summary, description and example. Only the
 // area named on the command line gets its commands' options, so `--help` stays fast.
-import { Command, Option } from 'commander';
+import { Command, Option } from './commander.js';
 import type { Io } from './io.js';
 import type { CommandSpec, CommandTable } from './table.js';
 
