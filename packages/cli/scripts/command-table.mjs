@@ -102,7 +102,9 @@ export function buildTable(document) {
       fields: fieldsOf(document, request.media.schema),
     } : null;
     const { list, columns } = successOf(document, op);
-    const filterHeader = op.parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === FILTER_HEADER);
+    const filterHeader = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === FILTER_HEADER);
+    // Its JSON is checked before sending when the spec gives it a schema (`content` or `schema`).
+    const filterSchemaPointer = filterHeader && (filterHeader.content?.['application/json']?.schema ? `${filterHeader.pointer}/content/application~1json/schema` : filterHeader.schema ? `${filterHeader.pointer}/schema` : undefined);
     for (const flag of [...query.map((q) => q.flag), ...(body?.fields ?? []).map((f) => f.flag)]) {
       if (RESERVED_FLAGS.includes(flag)) throw new Error(`${operationId}: the field "${flag}" is also a flag of every command; the command line cannot tell them apart`);
     }
@@ -111,7 +113,8 @@ export function buildTable(document) {
       summary: firstLine(summary) || operationId, description: reflow(description),
       positionals, query, body, list, columns,
       // List operations take X-Filter (another branch adds it to the spec); so does any operation declaring it.
-      filter: filterHeader || list,
+      filter: Boolean(filterHeader) || list,
+      ...(filterSchemaPointer ? { filterSchemaPointer } : {}),
       example: exampleOf(document, op, words, positionals, body),
     };
   });

@@ -97,6 +97,7 @@ export async function planRequest(spec: CommandSpec, given: Given, io: Io): Prom
       const parsed = JSON.parse(given.filter);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('a JSON object is expected');
       filter = given.filter;
+      if (spec.filterSchemaPointer) report((p) => (p.path.length ? `--filter ${p.path.join('.')}` : '--filter'))(check(spec.filterSchemaPointer, parsed));
     } catch (error) {
       problems.push(`--filter: must be a JSON object such as '{"region": "us-east"}' (${(error as Error).message})`);
     }

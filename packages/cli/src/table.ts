@@ -27,6 +27,8 @@ export interface CommandSpec {
   columns: string[];
   /** Whether `--filter` (the X-Filter header) is offered. */
   filter: boolean;
+  /** The X-Filter header's schema in the bundle, when the operation declares one. */
+  filterSchemaPointer?: string;
   example: string;
 }
 
