@@ -34,9 +34,10 @@ export async function execute(spec: CommandSpec, given: Given, options: RunOptio
     const call = client[spec.method] as unknown as AnyCall;
     const { data, error } = await call(spec.path, init);
     if (error) throw error;
-    const page = spec.list ? (data as { data: unknown[]; page?: number; pages?: number }) : undefined;
-    io.stdout(render(data, page?.data, spec.columns, options));
-    if (page && !options.json && (page.pages ?? 1) > (page.page ?? 1)) io.stderr(`page ${page.page} of ${page.pages}: --page ${(page.page ?? 1) + 1} for the next, --all for every page\n`);
+    const page = spec.items ? (data as { data: unknown[]; page?: number; pages?: number }) : undefined;
+    // --json prints a page's items (as --all prints every item), and any other answer whole.
+    io.stdout(render(data, options.json && !spec.list ? undefined : page?.data, spec.columns, options));
+    if (spec.list && page && !options.json && (page.pages ?? 1) > (page.page ?? 1)) io.stderr(`page ${page.page} of ${page.pages}: --page ${(page.page ?? 1) + 1} for the next, --all for every page\n`);
     return EXIT.done;
   } catch (error) {
     if (isApiError(error)) {

@@ -23,6 +23,8 @@ export interface CommandSpec {
   body: RequestBody | null;
   /** A paginated list: `{data: [...], page, pages, results}`. */
   list: boolean;
+  /** The answer's items are its `data` list (a page, or a list of another shape such as a bucket's objects). */
+  items: boolean;
   /** The main fields of the resource (of each item, for a list). */
   columns: string[];
   /** Whether `--filter` (the X-Filter header) is offered. */

@@ -74,6 +74,9 @@ describe('every area through the command line', () => {
     expect(bucket).toMatchObject({ label: 'cli-bucket', cluster: 'us-east-1' });
     expect(json(await cli('object-storage', 'buckets', 'view', 'us-east-1', 'cli-bucket', '--json'))).toMatchObject({ label: 'cli-bucket' });
     expect(json(await cli('object-storage', 'buckets', 'list', '--all', '--json')).map((b: any) => b.label)).toContain('cli-bucket');
+    // A list that is not paged: its items are the table's rows; --json prints the whole answer.
+    expect((await cli('object-storage', 'bucket-objects', 'list', 'us-east-1', 'cli-bucket')).stdout).toMatch(/^NAME\s+ETAG\s+LAST_MODIFIED\s+OWNER\s+SIZE\n$/);
+    expect(json(await cli('object-storage', 'bucket-objects', 'list', 'us-east-1', 'cli-bucket', '--json'))).toMatchObject({ data: [], is_truncated: false });
     expect((await cli('object-storage', 'buckets', 'delete', 'us-east-1', 'cli-bucket')).code).toBe(0);
     expect((await cli('object-storage', 'buckets', 'view', 'us-east-1', 'cli-bucket')).code).toBe(1);
   });
