@@ -57,7 +57,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and the version asked for are done; anything else commander refused is a usage error.
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT.done : EXIT.usage;
+      return error.exitCode === 0 ? EXIT.done : EXIT.usage;
     }
     if (error instanceof UsageError) {
       io.stderr(`${error.lines.map((line) => `error: ${line}`).join('\n')}\n${error.helpCommand ? `(cloudapi ${error.helpCommand} --help lists every flag)\n` : ''}`);

@@ -20,6 +20,12 @@ describe('--help', () => {
     expect(await help(...words)).toMatchSnapshot();
   });
 
+  it('cloudapi help <area> and --version exit 0; an area without an action is a usage error', async () => {
+    expect(await cloudapi(['help', 'volumes'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: cloudapi volumes') });
+    expect(await cloudapi(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    expect(await cloudapi(['volumes'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: cloudapi volumes') });
+  });
+
   it('every command\'s help has its summary and an example that runs the same command', async () => {
     const { loadTable } = await import('../src/table.js');
     for (const spec of loadTable().commands.filter((_, i) => i % 9 === 0)) {
