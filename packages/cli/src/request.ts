@@ -41,17 +41,20 @@ async function readData(source: string, io: Io): Promise<unknown> {
   }
 }
 
-export async function planRequest(spec: CommandSpec, given: Given, io: Io): Promise<PlannedRequest> {
-  const problems: string[] = [];
-  const report = (name: (problem: Problem) => string) => (list: Problem[]) => { for (const p of list) problems.push(`${name(p)}: ${p.reason}`); };
+type Report = (name: (problem: Problem) => string) => (list: Problem[]) => void;
 
-  const pathValues: Record<string, unknown> = {};
+/** Path parameters from the positional arguments, in the order of the path. */
+function planPath(spec: CommandSpec, given: Given, report: Report): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
   spec.positionals.forEach((p, i) => {
-    const value = convert(given.positionals[i] ?? '', p.type);
-    pathValues[p.name] = value;
-    report(() => `<${p.arg}>`)(check(p.schemaPointer, value));
+    values[p.name] = convert(given.positionals[i] ?? '', p.type);
+    report(() => `<${p.arg}>`)(check(p.schemaPointer, values[p.name]));
   });
+  return values;
+}
 
+/** Query parameters from their flags; a required one missing is named. */
+function planQuery(spec: CommandSpec, given: Given, report: Report, problems: string[]): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   for (const q of spec.query) {
     const raw = given.flags.get(q.flag);
@@ -59,51 +62,67 @@ export async function planRequest(spec: CommandSpec, given: Given, io: Io): Prom
       if (q.required) problems.push(`--${q.flag}: is required`);
       continue;
     }
-    const value = Array.isArray(raw) ? raw.map((item) => convert(item, q.type)) : convert(String(raw), q.type);
-    query[q.name] = value;
-    report(() => `--${q.flag}`)(check(q.schemaPointer, value));
+    query[q.name] = Array.isArray(raw) ? raw.map((item) => convert(item, q.type)) : convert(String(raw), q.type);
+    report(() => `--${q.flag}`)(check(q.schemaPointer, query[q.name]));
   }
+  return query;
+}
 
-  let body: unknown;
-  if (spec.body) {
-    const fromData = given.data !== undefined;
-    body = fromData ? await readData(given.data!, io) : undefined;
-    const fieldsGiven = spec.body.fields.filter((field) => given.flags.get(field.flag) !== undefined);
-    if (fieldsGiven.length) {
-      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw new UsageError(['--data: must be a JSON object when flags add fields to it']);
-      body ??= {};
-      for (const field of fieldsGiven) {
-        const raw = given.flags.get(field.flag);
-        const value = field.file ? readFile(String(raw), field.flag)
-          : field.type === 'boolean' && !field.array ? raw
-            : Array.isArray(raw) ? raw.map((item) => convert(item, field.type)) : convert(String(raw), field.type, field.nullable);
-        setPath(body as Record<string, unknown>, field.path, value);
-      }
-    }
-    if (body === undefined && spec.body.required) body = {};
-    if (body !== undefined && spec.body.mediaType === 'application/json') {
-      // Name a field by its flag, unless the body came from --data (the JSON's own path then).
-      const flagOf = new Map(spec.body.fields.map((field) => [field.path.join('.'), `--${field.flag}`]));
-      report((p) => (!fromData && flagOf.get(p.path.join('.'))) || p.path.join('.') || 'the body')(check(spec.body.schemaPointer, body));
-    }
-    if (body !== undefined && spec.body.mediaType !== 'application/json') {
-      for (const field of spec.body.fields) if (field.required && (body as Record<string, unknown>)[field.path[0]!] === undefined) problems.push(`--${field.flag}: is required`);
+/** The body: `--data`, then the fields given as flags set over it; checked when it is JSON. */
+async function planBody(spec: CommandSpec, given: Given, io: Io, report: Report, problems: string[]): Promise<unknown> {
+  if (!spec.body) return undefined;
+  const fromData = given.data !== undefined;
+  let body = fromData ? await readData(given.data!, io) : undefined;
+  const fieldsGiven = spec.body.fields.filter((field) => given.flags.get(field.flag) !== undefined);
+  if (fieldsGiven.length) {
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw new UsageError(['--data: must be a JSON object when flags add fields to it']);
+    body ??= {};
+    for (const field of fieldsGiven) {
+      const raw = given.flags.get(field.flag);
+      const value = field.file ? readFile(String(raw), field.flag)
+        : field.type === 'boolean' && !field.array ? raw
+          : Array.isArray(raw) ? raw.map((item) => convert(item, field.type)) : convert(String(raw), field.type, field.nullable);
+      setPath(body as Record<string, unknown>, field.path, value);
     }
   }
+  if (body === undefined && spec.body.required) body = {};
+  if (body === undefined) return body;
+  if (spec.body.mediaType === 'application/json') {
+    // Name a field by its flag, unless the body came from --data (the JSON's own path then).
+    const flagOf = new Map(spec.body.fields.map((field) => [field.path.join('.'), `--${field.flag}`]));
+    report((p) => (!fromData && flagOf.get(p.path.join('.'))) || p.path.join('.') || 'the body')(check(spec.body.schemaPointer, body));
+  } else {
+    // Multipart: its parts are files and text; only their presence is checked here.
+    for (const field of spec.body.fields) if (field.required && (body as Record<string, unknown>)[field.path[0]!] === undefined) problems.push(`--${field.flag}: is required`);
+  }
+  return body;
+}
 
-  let filter: string | undefined;
-  if (given.filter !== undefined) {
-    try {
-      const parsed = JSON.parse(given.filter);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('a JSON object is expected');
-      filter = given.filter;
-      if (spec.filterSchemaPointer) report((p) => (p.path.length ? `--filter ${p.path.join('.')}` : '--filter'))(check(spec.filterSchemaPointer, parsed));
-    } catch (error) {
-      problems.push(`--filter: must be a JSON object such as '{"region": "us-east"}' (${(error as Error).message})`);
-    }
+/** The X-Filter header: a JSON object, checked against the header's schema where the spec gives one. */
+function planFilter(spec: CommandSpec, given: Given, report: Report, problems: string[]): string | undefined {
+  if (given.filter === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(given.filter);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('a JSON object is expected');
+  } catch (error) {
+    problems.push(`--filter: must be a JSON object such as '{"region": "us-east"}' (${(error as Error).message})`);
+    return undefined;
   }
+  if (spec.filterSchemaPointer) report((p) => (p.path.length ? `--filter ${p.path.join('.')}` : '--filter'))(check(spec.filterSchemaPointer, parsed));
+  return given.filter;
+}
+
+/** The request of one command, or a UsageError listing every problem found. */
+export async function planRequest(spec: CommandSpec, given: Given, io: Io): Promise<PlannedRequest> {
+  const problems: string[] = [];
+  const report: Report = (name) => (list) => { for (const p of list) problems.push(`${name(p)}: ${p.reason}`); };
+  const pathValues = planPath(spec, given, report);
+  const query = planQuery(spec, given, report, problems);
+  const body = await planBody(spec, given, io, report, problems);
+  const filter = planFilter(spec, given, report, problems);
   if (problems.length) throw new UsageError(problems, spec.words.join(' '));
-  return { path: pathValues, query, body, filter };
+  return { path: pathValues, query, body, ...(filter ? { filter } : {}) };
 }
 
 /** A file field (multipart): the file's bytes under its own name. */
