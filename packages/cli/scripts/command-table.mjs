@@ -45,16 +45,23 @@ function columnsOf(document, schema) {
   return [...scalars.filter((name) => name === 'id'), ...scalars.filter((name) => name !== 'id')].slice(0, MAX_COLUMNS);
 }
 
+/** The fields of a list's items that X-Filter matches (the spec marks them `x-filterable`). */
+function filterableOf(document, schema) {
+  const shape = shapeOf(document, schema);
+  return shape.kind === 'object' ? Object.entries(shape.properties).filter(([, sub]) => sub && resolve(document, sub)['x-filterable'] === true).map(([name]) => name) : [];
+}
+
 /** Whether the success body holds items (`{data: [...]}`), whether it is a page of a list (`page` too), and the columns. */
 function successOf(document, op) {
   const success = bodiesOf(document, op).find((body) => body.kind === 'response' && /^2/.test(body.status) && body.mediaType === 'application/json');
-  if (!success) return { columns: [], list: false, items: false };
+  if (!success) return { columns: [], list: false, items: false, filterable: [] };
   const schema = success.media.schema;
   const shape = shapeOf(document, schema);
   const data = shape.kind === 'object' && shape.properties.data && resolve(document, shape.properties.data);
   const items = Boolean(data && (data.type === 'array' || data.items));
   const list = op.method === 'get' && items && 'page' in shape.properties;
-  return { list, items, columns: columnsOf(document, items ? data.items : schema) };
+  const item = items ? data.items : schema;
+  return { list, items, columns: columnsOf(document, item), filterable: items ? filterableOf(document, item) : [] };
 }
 
 /** `cloudapi volumes create --label my-volume --region us-east --size 20`, from the spec's examples. */
@@ -102,7 +109,7 @@ export function buildTable(document) {
       schemaPointer: request.schemaPointer,
       fields: fieldsOf(document, request.media.schema),
     } : null;
-    const { list, items, columns } = successOf(document, op);
+    const { list, items, columns, filterable } = successOf(document, op);
     const filterHeader = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === FILTER_HEADER);
     // Its JSON is checked before sending when the spec gives it a schema (`content` or `schema`).
     const filterSchemaPointer = filterHeader && (filterHeader.content?.['application/json']?.schema ? `${filterHeader.pointer}/content/application~1json/schema` : filterHeader.schema ? `${filterHeader.pointer}/schema` : undefined);
@@ -115,6 +122,7 @@ export function buildTable(document) {
       positionals, query, body, list, items, columns,
       // List operations take X-Filter (another branch adds it to the spec); so does any operation declaring it.
       filter: Boolean(filterHeader) || list,
+      filterable,
       ...(filterSchemaPointer ? { filterSchemaPointer } : {}),
       example: exampleOf(document, op, words, positionals, body),
     };

@@ -32,7 +32,10 @@ function addOperationOptions(command: Command, spec: CommandSpec): Map<string, O
   }
   if (spec.body) command.addOption(new Option('--data <source>', 'the whole body as JSON: @file.json, - for standard input, or the JSON itself; flags add to it'));
   if (spec.list) command.addOption(new Option('--all', 'every page, not only the first'));
-  if (spec.filter) command.addOption(new Option('--filter <json>', 'an X-Filter header: \'{"region": "us-east"}\', with +and, +or, +gt, +order_by...'));
+  if (spec.filter) {
+    const fields = spec.filterable.length ? `on ${spec.filterable.join(', ')}` : 'on the filterable fields';
+    command.addOption(new Option('--filter <json>', `the X-Filter header, a JSON object ${fields}, with +and, +or, +gt, +order_by… ('{"+order_by": "id", "+order": "desc"}')`));
+  }
   command.addOption(new Option('--json', 'print the answer as JSON'));
   command.addOption(new Option('--format <fields>', `the columns to print, comma-separated${spec.columns.length ? ` (default ${spec.columns.join(',')})` : ''}`));
   return options;

@@ -29,6 +29,8 @@ export interface CommandSpec {
   columns: string[];
   /** Whether `--filter` (the X-Filter header) is offered. */
   filter: boolean;
+  /** The fields of the items that X-Filter matches (`x-filterable` in the spec). */
+  filterable: string[];
   /** The X-Filter header's schema in the bundle, when the operation declares one. */
   filterSchemaPointer?: string;
   example: string;

@@ -48,6 +48,8 @@ describe('the command table', () => {
     const update = loadTable().commands.find((c) => c.operationId === 'updateComputeInstance')!;
     expect(update.body?.fields.map((f) => f.flag)).toEqual(expect.arrayContaining(['backups.schedule.day', 'alerts.cpu', 'label', 'tags']));
     expect(update.body?.fields.find((f) => f.flag === 'tags')).toMatchObject({ array: true, type: 'string' });
+    // The fields X-Filter matches, from the items' `x-filterable`.
+    expect(loadTable().commands.find((c) => c.operationId === 'listVolumes')).toMatchObject({ list: true, filter: true, filterable: ['label', 'tags'] });
     // A readOnly field is not a flag.
     expect(loadTable().commands.find((c) => c.operationId === 'createVolume')!.body?.fields.map((f) => f.flag)).not.toContain('status');
   });
