@@ -12,14 +12,23 @@ export function complete(table: CommandTable, words: string[]): string[] {
   const before = words.slice(0, -1).filter((word) => !word.startsWith('-'));
   // Commands whose words begin with those typed (ids typed after the words do not count).
   const matching = table.commands.filter((spec) => before.slice(0, spec.words.length).every((word, i) => spec.words[i] === word));
+  const exactCommand = matching.find((spec) => spec.words.every((word, i) => before[i] === word));
+  const previous = words.at(-2) ?? '';
+  const choices = exactCommand && previous.startsWith('--') ? enumOf(exactCommand, previous.slice(2)) : undefined;
   let candidates: string[];
-  if (typed.startsWith('-')) {
-    const exact = matching.find((spec) => spec.words.every((word, i) => before[i] === word));
-    candidates = [...GLOBAL, ...(exact ? flagsOf(exact) : [])];
+  if (choices) candidates = choices;
+  else if (typed.startsWith('-')) {
+    candidates = [...GLOBAL, ...(exactCommand ? flagsOf(exactCommand) : [])];
   } else if (before.length === 0) candidates = [...Object.keys(table.areas), ...EXTRA];
   else if (before[0] === 'completion' && before.length === 1) candidates = ['bash', 'zsh', 'fish'];
   else candidates = [...new Set(matching.filter((spec) => spec.words.length > before.length).map((spec) => spec.words[before.length]!))];
   return candidates.filter((candidate) => candidate.startsWith(typed)).sort();
+}
+
+/** The values a flag takes when the schema lists them (`--type` → master, slave). */
+function enumOf(spec: CommandTable['commands'][number], flag: string): string[] | undefined {
+  const found = [...spec.query, ...(spec.body?.fields ?? [])].find((field) => field.flag === flag);
+  return found?.enum?.map(String);
 }
 
 function flagsOf(spec: CommandTable['commands'][number]): string[] {
