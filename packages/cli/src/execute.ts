@@ -1,0 +1,56 @@
+// Runs one operation: plans and checks the request, sends it with @cloudapi/client (every page
+// with `--all`) and prints the answer. Loaded only when a command runs.
+import { createClient, isApiError, type ApiError } from '@cloudapi/client';
+import { resolveConnection } from './config.js';
+import { debugFetch } from './debug.js';
+import { EXIT } from './errors.js';
+import type { Io } from './io.js';
+import { render } from './output.js';
+import { planRequest, type Given } from './request.js';
+import type { CommandSpec } from './table.js';
+
+export interface RunOptions { json?: boolean; format?: string; all?: boolean; debug?: boolean; profile?: string }
+
+type AnyCall = (path: string, init: object) => Promise<{ data?: unknown; error?: ApiError }>;
+
+export async function execute(spec: CommandSpec, given: Given, options: RunOptions, io: Io, version: string, specBaseUrl: string): Promise<number> {
+  const planned = await planRequest(spec, given, io);
+  const { baseUrl, token } = resolveConnection(io.env, options.profile, specBaseUrl);
+  const client = createClient({
+    baseUrl, token, userAgent: `cloudapi-cli/${version}`,
+    ...(options.debug ? { fetch: debugFetch(io.stderr) } : {}),
+  });
+  const init = {
+    params: { path: planned.path, query: planned.query },
+    ...(planned.body !== undefined ? { body: planned.body } : {}),
+    ...(planned.filter ? { headers: { 'X-Filter': planned.filter } } : {}),
+  };
+  try {
+    if (spec.list && options.all) {
+      const items = await client.listAll(spec.path as never, init as never);
+      io.stdout(render(items, items, spec.columns, options));
+      return EXIT.done;
+    }
+    const call = client[spec.method] as unknown as AnyCall;
+    const { data, error } = await call(spec.path, init);
+    if (error) throw error;
+    const page = spec.items ? (data as { data: unknown[]; page?: number; pages?: number }) : undefined;
+    // --json prints a page's items (as --all prints every item), and any other answer whole.
+    io.stdout(render(data, options.json && !spec.list ? undefined : page?.data, spec.columns, options));
+    if (spec.list && page && !options.json && (page.pages ?? 1) > (page.page ?? 1)) io.stderr(`page ${page.page} of ${page.pages}: --page ${(page.page ?? 1) + 1} for the next, --all for every page\n`);
+    return EXIT.done;
+  } catch (error) {
+    if (isApiError(error)) {
+      // The API's ErrorResponse, one `field: reason` line per entry.
+      io.stderr(error.errors.map((detail) => `${detail.field ? `${detail.field}: ` : ''}${detail.reason}\n`).join(''));
+      if (options.debug) io.stderr(`(${error.status} from ${error.operation})\n`);
+      return EXIT.refused;
+    }
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (error instanceof TypeError && cause) {
+      io.stderr(`cannot reach ${baseUrl}: ${cause.code ?? cause.message}\n`);
+      return EXIT.refused;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+// `cloudapi configure`: profiles in the XDG config folder, mode 0600, chosen with --profile;
+// and the shell completion scripts and their answers.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudapi, json, startTestServer, tempDir, type TestServer } from './support/cli.js';
+
+let t: TestServer;
+beforeAll(async () => { t = await startTestServer('configure'); });
+afterAll(() => t?.close());
+
+describe('configure and profiles', () => {
+  it('writes profiles with mode 0600 under $XDG_CONFIG_HOME; --profile picks one, over the environment', async () => {
+    const home = tempDir('home');
+    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'xdg') };
+    expect((await cloudapi(['configure', '--token', t.env.CLOUDAPI_TOKEN, '--base-url', t.env.CLOUDAPI_BASE_URL], { env })).code).toBe(0);
+    expect((await cloudapi(['configure', '--profile', 'broken', '--token', 'wrong-token', '--base-url', t.env.CLOUDAPI_BASE_URL], { env })).code).toBe(0);
+    const file = path.join(home, 'xdg', 'cloudapi', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toEqual({
+      default: { token: t.env.CLOUDAPI_TOKEN, base_url: t.env.CLOUDAPI_BASE_URL },
+      broken: { token: 'wrong-token', base_url: t.env.CLOUDAPI_BASE_URL },
+    });
+    // The default profile, with no environment variable.
+    expect(json(await cloudapi(['regions', 'view', 'us-east', '--json'], { env })).id).toBe('us-east');
+    expect((await cloudapi(['volumes', 'list', '--profile', 'broken'], { env })).code).toBe(1);
+    // An explicit profile wins over CLOUDAPI_TOKEN; without --profile the environment wins.
+    expect((await cloudapi(['volumes', 'list', '--profile', 'broken'], { env: { ...env, CLOUDAPI_TOKEN: t.env.CLOUDAPI_TOKEN } })).code).toBe(1);
+    expect((await cloudapi(['volumes', 'list'], { env: { ...env, CLOUDAPI_TOKEN: 'wrong-token' } })).code).toBe(1);
+    const unknown = await cloudapi(['volumes', 'list', '--profile', 'nope'], { env });
+    expect(unknown).toMatchObject({ code: 2 });
+    expect(unknown.stderr).toContain('profile "nope" is not in');
+  });
+
+  it('asks at a terminal, keeps an existing file at 0600, and refuses to guess without one', async () => {
+    const home = tempDir('home');
+    const env = { HOME: home };
+    const file = path.join(home, '.config', 'cloudapi', 'config.json');
+    const asked = await cloudapi(['configure'], { env, interactive: true, answers: ['typed-token', 'http://127.0.0.1:1/v4'] });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ token: 'typed-token', base_url: 'http://127.0.0.1:1/v4' });
+    writeFileSync(file, readFileSync(file, 'utf8'), { mode: 0o644 });
+    expect((await cloudapi(['configure', '--token', 'next'], { env })).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const refused = await cloudapi(['configure'], { env });
+    expect(refused.code).toBe(2);
+    expect((await cloudapi(['configure', '--base-url', 'ftp://x'], { env })).stderr).toContain('--base-url: must be an http or https URL');
+  });
+});
+
+describe('shell completion', () => {
+  it('answers areas, groups, actions and flags', async () => {
+    const words = async (...typed: string[]) => (await cloudapi(['__complete', ...typed])).stdout.trim().split('\n');
+    expect(await words('vo')).toEqual(['volumes']);
+    expect(await words('compute', 'instances', 'b')).toEqual(['boot']);
+    expect(await words('compute', '')).toEqual(expect.arrayContaining(['instances', 'backups', 'kernels']));
+    expect(await words('volumes', 'create', '--s')).toEqual(['--size']);
+    expect(await words('completion', '')).toEqual(['bash', 'fish', 'zsh']);
+    expect(await words('domains', 'create', '--type', '')).toEqual(['master', 'slave']);
+    expect(await words('compute', 'instances', 'update', '5', '--backups.schedule.day', 'S')).toEqual(['Saturday', 'Scheduling', 'Sunday']);
+  });
+
+  it.each(['bash', 'zsh', 'fish'])('prints a %s script that calls cloudapi __complete', async (shell) => {
+    const outcome = await cloudapi(['completion', shell]);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain('cloudapi __complete');
+  });
+
+  it('the bash script completes in a real bash', async () => {
+    const script = (await cloudapi(['completion', 'bash'])).stdout;
+    const bin = tempDir('bin');
+    // A `cloudapi` on PATH that is this build's command line.
+    writeFileSync(path.join(bin, 'cloudapi'), `#!/bin/sh\nexec "${process.execPath}" "${path.resolve('bin/cloudapi.mjs')}" "$@"\n`, { mode: 0o755 });
+    const out = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(cloudapi volumes cr); COMP_CWORD=2; _cloudapi_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], { env: { PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    expect(out.trim()).toBe('create');
+  });
+});

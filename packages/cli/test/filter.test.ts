@@ -1,0 +1,48 @@
+// --filter: the X-Filter header. Where the spec gives the header a schema (the filtering branch
+// adds one per list operation), the JSON is checked against it before sending.
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: the generator is JavaScript run at build time
+import { buildTable } from '../scripts/command-table.mjs';
+import { UsageError } from '../src/errors.js';
+import { planRequest } from '../src/request.js';
+import { loadTable } from '../src/table.js';
+
+const io = { stdout() {}, stderr() {}, readStdin: async () => '', env: {}, interactive: false, prompt: async () => '' };
+
+/** A document of one list operation that declares X-Filter with a schema, as the filtering branch does. */
+const document = {
+  openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, servers: [{ url: 'http://x/v4' }], tags: [{ name: 'Widgets', description: 'Widgets.' }],
+  paths: {
+    '/widgets': {
+      get: {
+        operationId: 'listWidgets', tags: ['Widgets'], summary: 'List widgets',
+        parameters: [{ name: 'X-Filter', in: 'header', content: { 'application/json': { schema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false } } } }],
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }, page: { type: 'integer' } } } } } } },
+      },
+    },
+  },
+};
+
+describe('--filter', () => {
+  it('is offered where the operation declares X-Filter, with the pointer of its schema', () => {
+    const [widgets] = buildTable(document).commands;
+    expect(widgets).toMatchObject({ words: ['widgets', 'list'], filter: true, filterSchemaPointer: '#/paths/~1widgets/get/parameters/0/content/application~1json/schema' });
+  });
+
+  it('is checked against that schema before sending, the filter\'s fields named', async () => {
+    const volumes = loadTable().commands.find((c) => c.operationId === 'listVolumes')!;
+    // A schema of the bundle that stands in for the filter's: `size` is an integer there.
+    const spec = { ...volumes, filterSchemaPointer: '#/components/schemas/VolumeCreateRequest' };
+    const refused = await planRequest(spec, { positionals: [], flags: new Map(), filter: '{"label": "x", "size": "big"}' }, io).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as UsageError).lines, String(refused)).toEqual(['--filter region: is required', '--filter size: must be integer or null']);
+    const planned = await planRequest(spec, { positionals: [], flags: new Map(), filter: '{"label": "x", "size": 20, "region": "us-east"}' }, io);
+    expect(planned.filter).toBe('{"label": "x", "size": 20, "region": "us-east"}');
+  });
+
+  it('must be a JSON object', async () => {
+    const volumes = loadTable().commands.find((c) => c.operationId === 'listVolumes')!;
+    const refused = await planRequest(volumes, { positionals: [], flags: new Map(), filter: '[1]' }, io).catch((error: unknown) => error);
+    expect((refused as UsageError).lines[0]).toMatch(/^--filter: must be a JSON object/);
+  });
+});

@@ -1,0 +1,111 @@
+// The command line as a user gets it: the tarballs it needs (cli, client, types, spec) and the
+// server's, packed with `npm pack`, installed into an empty folder outside the workspace, then
+// `npx cloudapi-server` started on a free port and `npx cloudapi` run against it.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './support/cli.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const WORKSPACES = ['packages/cli', 'packages/client', 'packages/types', 'spec', 'packages/server'];
+
+interface Run { code: number; stdout: string; stderr: string }
+// npm_* variables that a `npm test` passes down would point npm back at the monorepo.
+const env = () => ({ ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key))), NO_COLOR: '1' });
+const exec = (command: string, args: string[], cwd: string, extra: Record<string, string> = {}, timeout = 240_000) => new Promise<Run>((resolve, reject) => {
+  execFile(command, args, { cwd, env: { ...env(), ...extra }, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    if (error && typeof error.code !== 'number') reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`));
+    else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+  });
+});
+const said = (what: string, run: Run) => `${what} exited ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
+
+/**
+ * The server's SQLite driver is a native module built by its own install script. Building it
+ * from source takes minutes of a shared machine's CPU (no prebuilt binary can be downloaded
+ * here), and it is better-sqlite3's step, not ours (the release checks run it): the binding the
+ * workspace built is used when it is of the same version; otherwise the real build runs.
+ */
+async function provideSqliteBinding(dir: string) {
+  const installed = path.join(dir, 'node_modules', 'better-sqlite3');
+  const workspace = path.dirname(createRequire(path.join(repoRoot, 'packages', 'server', 'package.json')).resolve('better-sqlite3/package.json'));
+  const binding = path.join('build', 'Release', 'better_sqlite3.node');
+  const version = (folder: string) => JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).version;
+  if (existsSync(path.join(workspace, binding)) && version(workspace) === version(installed)) {
+    mkdirSync(path.join(installed, 'build', 'Release'), { recursive: true });
+    copyFileSync(path.join(workspace, binding), path.join(installed, binding));
+    return;
+  }
+  const rebuild = await exec('npm', ['rebuild', 'better-sqlite3'], dir, {}, 600_000);
+  if (rebuild.code !== 0) throw new Error(said('npm rebuild better-sqlite3', rebuild));
+}
+
+let scratch = '';
+let app = '';
+let server: ChildProcess | undefined;
+let baseUrl = '';
+let token = '';
+
+beforeAll(async () => {
+  scratch = tempDir('package');
+  const tarballs = path.join(scratch, 'tarballs');
+  app = path.join(scratch, 'app');
+  mkdirSync(tarballs);
+  mkdirSync(app);
+  const pack = await exec('npm', ['pack', '--json', '--pack-destination', tarballs, ...WORKSPACES.flatMap((dir) => ['-w', dir])], repoRoot);
+  if (pack.code !== 0) throw new Error(said('npm pack', pack));
+  const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string }>;
+  writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: 'cli-consumer', private: true, type: 'module' }, null, 2)}\n`);
+  const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed.map(({ filename }) => path.join(tarballs, filename))], app, {}, 400_000);
+  if (install.code !== 0) throw new Error(said('npm install of the tarballs', install));
+  await provideSqliteBinding(app);
+
+  server = spawn('npx', ['--no-install', 'cloudapi-server', '--port', '0'], { cwd: app, env: { ...env(), TRANSITION_MS: '0', DATA_DIR: path.join(scratch, 'data'), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cloudapi-server did not start in 60 s:\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const serving = output.match(/serving (http:\/\/127\.0\.0\.1:\d+\/v4)/);
+      const issued = output.match(/^token: (\S+)$/m);
+      if (serving && issued) { clearTimeout(timer); baseUrl = serving[1]!; token = issued[1]!; resolve(); }
+    };
+    server!.stdout!.on('data', read);
+    server!.stderr!.on('data', read);
+    server!.on('exit', (code) => { clearTimeout(timer); reject(new Error(`cloudapi-server exited ${code}:\n${output}`)); });
+  });
+}, 600_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+const npxCloudapi = (...args: string[]) => exec('npx', ['--no-install', 'cloudapi', ...args], app, { CLOUDAPI_TOKEN: token, CLOUDAPI_BASE_URL: baseUrl, XDG_CONFIG_HOME: path.join(scratch, 'config') });
+
+describe('the installed tarballs', () => {
+  it('npx cloudapi volumes create, then npx cloudapi volumes list --json, against npx cloudapi-server', async () => {
+    const created = await npxCloudapi('volumes', 'create', '--label', 'from-tarball', '--region', 'us-east', '--size', '20');
+    expect(created.code, said('cloudapi volumes create', created)).toBe(0);
+    expect(created.stdout).toMatch(/from-tarball\s+active\s+20\s+us-east/);
+    const listed = await npxCloudapi('volumes', 'list', '--json');
+    expect(listed.code, said('cloudapi volumes list --json', listed)).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ label: 'from-tarball', region: 'us-east', size: 20 })]);
+  });
+
+  it('exits 2 on a usage error and 1 on a refusal, from the installed bin', async () => {
+    const usage = await npxCloudapi('volumes', 'create', '--size', 'twenty');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--size: must be integer');
+    const refused = await npxCloudapi('volumes', 'view', '424242');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('Volume 424242 does not exist\n');
+  });
+});
