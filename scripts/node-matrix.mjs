@@ -3,12 +3,13 @@
 // publishable workspace, installs the tarballs alone into a fresh folder per Node version, builds
 // the native SQLite driver for that version, and runs the consumer smoke there
 // (packages/release/smoke/consumer-smoke.mjs: the installed server, mock, client and kit).
-// Node 20 is the one running this script; 22 and 24 come from the npm registry's `node` package
-// (`npx -p node@22`), the only place this machine can get them from. .ci/run calls it after npm test.
+// Node 20 is the one running this script; 22 and 24 come from the npm registry (the per-platform
+// package of its `node` package), the only place this machine can get them from. .ci/run calls it
+// before npm test.
 //
 //   node scripts/node-matrix.mjs [--versions 20,22,24] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,30 +34,35 @@ function sh(cmd, args, opts = {}) {
   return result.stdout;
 }
 
-/** The Node binary of a major version: this one, or the registry's `node` package through npx. */
-function nodeBinary(major) {
-  if (process.versions.node.split('.')[0] === major) return process.execPath;
-  const out = sh('npx', ['-y', '-p', `node@${major}`, 'node', '-p', 'process.execPath'], { cwd: os.tmpdir() }).trim().split('\n').at(-1);
-  if (!existsSync(out)) throw new Error(`npx -p node@${major} gave no Node binary (${out})`);
-  return out;
+/**
+ * A Node runtime of a major version, as { binary, headers }: this one (its headers from the npm
+ * configuration's nodedir or /usr), or the registry's build of that version. The registry's `node`
+ * package (`npx -p node@22`) installs its binary through the per-platform package
+ * `node-<platform>-<arch>`; that package is installed here directly, since it also holds the
+ * version's C headers, which node-gyp needs to build better-sqlite3 for that ABI.
+ */
+function runtime(major, scratch) {
+  if (process.versions.node.split('.')[0] === major) {
+    return { binary: process.execPath, headers: headersFor(process.version, [process.env.npm_config_nodedir, path.dirname(path.dirname(process.execPath)), '/usr', '/usr/local']) };
+  }
+  const prefix = path.join(scratch, `node${major}-runtime`);
+  const name = `node-${process.platform}-${process.arch}`;
+  sh(npm, ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', `${name}@${major}`], { cwd: scratch });
+  const home = path.join(prefix, 'node_modules', name);
+  const binary = path.join(home, 'bin', 'node');
+  const version = execFileSync(binary, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+  return { binary, headers: headersFor(version, [home]) };
 }
 
-/** The folder with include/node/node.h for that binary: node-gyp builds native modules against it. */
-function headersOf(binary) {
-  const prefix = path.dirname(path.dirname(binary));
-  const candidates = [prefix, '/usr', '/usr/local'];
-  const nested = path.join(prefix, 'node_modules');
-  if (existsSync(nested)) for (const name of readdirSync(nested)) if (name.startsWith('node-')) candidates.unshift(path.join(nested, name));
-  const version = execFileSync(binary, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
-  for (const dir of candidates) {
+/** The first folder whose include/node/node_version.h is of that version's major line. */
+function headersFor(version, candidates) {
+  for (const dir of candidates.filter(Boolean)) {
     const header = path.join(dir, 'include', 'node', 'node_version.h');
     if (!existsSync(header)) continue;
-    // The headers must be this version's: a native module built against another ABI does not load.
-    const text = execFileSync('cat', [header], { encoding: 'utf8' });
-    const major = /#define NODE_MAJOR_VERSION (\d+)/.exec(text)?.[1];
+    const major = /#define NODE_MAJOR_VERSION (\d+)/.exec(readFileSync(header, 'utf8'))?.[1];
     if (`v${major}` === version.split('.')[0]) return dir;
   }
-  throw new Error(`no headers of Node ${version} found beside ${binary}`);
+  throw new Error(`no C headers of Node ${version} in ${candidates.filter(Boolean).join(', ')}`);
 }
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-node-matrix-'));
@@ -78,8 +84,8 @@ try {
     writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: `consumer-node${major}`, private: true, type: 'module' }, null, 2)}\n`);
     cpSync(path.join(root, 'packages', 'release', 'smoke', 'consumer-smoke.mjs'), path.join(app, 'smoke.mjs'));
     try {
-      const binary = nodeBinary(major);
-      const nodeEnv = { ...env, PATH: `${path.dirname(binary)}${path.delimiter}${env.PATH}`, npm_config_nodedir: headersOf(binary) };
+      const { binary, headers } = runtime(major, scratch);
+      const nodeEnv = { ...env, PATH: `${path.dirname(binary)}${path.delimiter}${env.PATH}`, npm_config_nodedir: headers };
       console.log(`▸ Node ${major} (${binary}): installing ${packed.length} tarballs`);
       sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed], { cwd: app, env: nodeEnv });
       // Only the SQLite driver's install step runs: it builds the native module for this Node.

@@ -3,6 +3,7 @@
 //   1. `cloudapi-server` (the installed bin) on a free port, its data in the working folder:
 //      GET /v4/regions answers 200, a volume create with the printed token answers 200, SIGINT
 //      stops it with exit 0.
+//      The installed `cloudapi` command line creates and lists volumes on it.
 //   2. The installed mock, called with the installed client.
 //   3. The installed contract kit against the installed mock (`--only Regions`) keeps the contract.
 // Prints one JSON line of what it saw; exits 1 with the reason on the first failure.
@@ -63,6 +64,15 @@ const created = await fetch(`${baseUrl}/volumes`, {
 if (created.status !== 200) fail(`POST /v4/volumes with the printed token answered ${created.status}: ${await created.text()}`);
 seen.server = { regions: regions.status, create: created.status, volume: (await created.json()).label };
 if (!existsSync(path.join(process.cwd(), '.cloudapi', 'server'))) fail('the server kept no data in .cloudapi/server under the working folder');
+// The installed command line against it.
+const cliEnv = { CLOUDAPI_TOKEN: token, CLOUDAPI_BASE_URL: baseUrl, XDG_CONFIG_HOME: path.join(process.cwd(), '.config') };
+const cliCreate = await runBin('cloudapi', ['volumes', 'create', '--label', 'smoke-cli', '--region', 'us-east', '--size', '20', '--json'], cliEnv);
+if (cliCreate.code !== 0) fail(`cloudapi volumes create exited ${cliCreate.code}:\n${cliCreate.output}`);
+const cliList = await runBin('cloudapi', ['volumes', 'list', '--json'], cliEnv);
+if (cliList.code !== 0) fail(`cloudapi volumes list --json exited ${cliList.code}:\n${cliList.output}`);
+const listed = JSON.parse(cliList.output).map((volume) => volume.label).sort();
+if (!listed.includes('smoke-cli') || !listed.includes('smoke-volume')) fail(`cloudapi volumes list --json lists ${listed.join(', ')}`);
+seen.cli = { listed };
 const stopped = new Promise((resolve) => server.child.on('exit', resolve));
 server.child.kill('SIGINT');
 const serverExit = await stopped;

@@ -169,13 +169,13 @@ describe('a consumer of the installed packages', () => {
     expect(line).toMatchObject({ module: 'cjs', region: expect.any(String), country: expect.any(String) });
   }, 120_000);
 
-  it('runs the consumer smoke: npx cloudapi-server serves and takes a create with its token, the mock, the client and the kit', async () => {
+  it('runs the consumer smoke: npx cloudapi-server serves and takes a create with its token, npx cloudapi creates and lists, the mock, the client and the kit', async () => {
     // The same script scripts/node-matrix.mjs runs on Node 22 and 24 (npm run smoke:node).
     copyFileSync(path.join(here, '..', 'smoke', 'consumer-smoke.mjs'), path.join(app, 'smoke.mjs'));
     const result = await run(process.execPath, ['smoke.mjs'], { cwd: app });
     expect(result.code, describeRun('node smoke.mjs', result)).toBe(0);
     const seen = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
-    expect(seen).toMatchObject({ server: { regions: 200, create: 200, volume: 'smoke-volume', exit: 0 }, kit: expect.stringMatching(/^success validated (\d+)\/\1$/) });
+    expect(seen).toMatchObject({ server: { regions: 200, create: 200, volume: 'smoke-volume', exit: 0 }, cli: { listed: ['smoke-cli', 'smoke-volume'] }, kit: expect.stringMatching(/^success validated (\d+)\/\1$/) });
     expect(seen.mock.regions).toBeGreaterThan(0);
   }, 180_000);
 
