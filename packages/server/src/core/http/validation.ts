@@ -46,7 +46,9 @@ export class RequestValidation {
       // validateSchema: false: the bundle's schemas are checked by the spec's lint (and the mock's
       // Ajv); checking them against the JSON Schema meta-schema here was a third of the first
       // request's time.
-      const options = { verbose: true, useDefaults: true, removeAdditional: false, validateSchema: false };
+      // strictNumbers: Infinity and NaN (`?page=Infinity`, `1e400` in JSON) are no numbers at all,
+      // so no integer or bounded number takes them.
+      const options = { verbose: true, useDefaults: true, removeAdditional: false, validateSchema: false, strictNumbers: true };
       const strict = createAjv({ ...options, coerceTypes: false });
       const coercing = createAjv({ ...options, coerceTypes: true });
       strict.addSchema(view, VIEW_ID);
@@ -84,9 +86,18 @@ export class RequestValidation {
     for (const [mediaType, pointer] of op.requestBody?.media ?? []) bodies.set(mediaType, lazy(() => this.strict.compile({ $ref: `${VIEW_ID}${pointer}` })));
 
     const run = (check: ValidateFunction, value: unknown, where: 'path' | 'query' | 'body') => (check(value) ? [] : describeErrors(check.errors ?? [], value, where));
+    // Ajv coerces `Infinity` and `1e400` to numbers after its type check, so strictNumbers
+    // does not see them: a coerced value that is not finite is refused here.
+    const runCoerced = (check: ValidateFunction, values: Record<string, unknown>, where: 'path' | 'query') => {
+      const problems = run(check, values, where);
+      for (const [name, value] of Object.entries(values)) {
+        if ([value].flat().some((v) => typeof v === 'number' && !Number.isFinite(v))) problems.push({ field: name, reason: `${where} parameter ${name} must be a finite number` });
+      }
+      return problems;
+    };
     return {
-      params: (values) => (pathParams.length ? run(params(), values, 'path') : []),
-      query: (values) => (queryParams.length ? run(query(), values, 'query') : []),
+      params: (values) => (pathParams.length ? runCoerced(params(), values, 'path') : []),
+      query: (values) => (queryParams.length ? runCoerced(query(), values, 'query') : []),
       body: (value, mediaType) => {
         const check = bodies.get(mediaType);
         return check ? run(check(), value, 'body') : [];

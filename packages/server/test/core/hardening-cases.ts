@@ -1,0 +1,97 @@
+// The hardening suite's cases (test/core/hardening.test.ts): each writes raw bytes on one new
+// connection and may check the answers beyond the suite's common checks (alive, no 5xx, 4xx as
+// ErrorResponse, no leak).
+import { expect } from 'vitest';
+import type { RawExchange, RawOptions } from '../support/raw-http.js';
+
+export interface CaseWorld {
+  host: string;
+  token: string;
+  ticketId: number;
+  volumeId: number;
+}
+
+export interface HardeningCase {
+  name: string;
+  request(world: CaseWorld): { chunks: (string | Buffer)[]; options?: RawOptions };
+  check?(exchange: RawExchange, world: CaseWorld): void;
+}
+
+/** One request: request line, headers (Host and the token first unless `bare`), body. */
+export function http(world: CaseWorld, method: string, target: string, headers: string[] = [], body: string | Buffer = '', bare = false): Buffer {
+  const lines = [`${method} ${target} HTTP/1.1`, ...(bare ? [] : [`Host: ${world.host}`, `Authorization: Bearer ${world.token}`]), ...headers];
+  const withLength = body.length && !headers.some((h) => /^(content-length|transfer-encoding):/i.test(h)) ? [...lines, `Content-Length: ${Buffer.byteLength(body)}`] : lines;
+  return Buffer.concat([Buffer.from(`${withLength.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body)]);
+}
+
+const expectStatus = (status: number, pattern?: RegExp) => (exchange: RawExchange) => {
+  expect(exchange.answers.map((a) => a.status), JSON.stringify(exchange.answers)).toEqual([status]);
+  if (pattern) expect(exchange.answers[0]!.body).toMatch(pattern);
+};
+
+// ---- Multipart attachments -------------------------------------------------------------------
+
+const BOUNDARY = 'hardening-boundary';
+const filePart = (name = 'file', filename = 'a.txt', content = 'hello') =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n`;
+const multipart = (world: CaseWorld, body: string, ticketId = world.ticketId, extra: string[] = []) =>
+  http(world, 'POST', `/v4/support/tickets/${ticketId}/attachments`, [`Content-Type: multipart/form-data; boundary=${BOUNDARY}`, ...extra], body);
+
+function chunked(body: string): string {
+  return `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+}
+
+const multipartCases: HardeningCase[] = [
+  {
+    name: 'multipart: no closing boundary (the file part breaks off) is a 400 naming the body',
+    request: (w) => ({ chunks: [multipart(w, filePart())] }),
+    check: expectStatus(400, /multipart body/),
+  },
+  {
+    name: 'multipart: no closing boundary, the file under another part name',
+    request: (w) => ({ chunks: [multipart(w, filePart('document'))] }),
+    check: expectStatus(400, /multipart body/),
+  },
+  {
+    name: 'multipart: no closing boundary, chunked',
+    request: (w) => ({ chunks: [multipart(w, chunked(filePart()), w.ticketId, ['Transfer-Encoding: chunked'])] }),
+    check: expectStatus(400, /multipart body/),
+  },
+  {
+    name: 'multipart: no closing boundary, for a ticket that does not exist (404: the body is not read)',
+    request: (w) => ({ chunks: [multipart(w, filePart(), 99_999_999)] }),
+    check: expectStatus(404, /does not exist/),
+  },
+  {
+    name: 'multipart: part headers cut off',
+    request: (w) => ({ chunks: [multipart(w, `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filen`)] }),
+    check: expectStatus(400),
+  },
+  {
+    name: 'multipart: a complete form is taken (200)',
+    request: (w) => ({ chunks: [multipart(w, `${filePart()}--${BOUNDARY}--\r\n`)] }),
+    check: expectStatus(200),
+  },
+];
+
+// ---- Numbers that are not finite ----------------------------------------------------------------
+
+const nonFinite: HardeningCase[] = [
+  ...['page=Infinity', 'page=-Infinity', 'page=1e400', 'page_size=Infinity', 'page=NaN'].map((query): HardeningCase => ({
+    name: `a list with ${query} is a 400 naming the parameter`,
+    request: (w) => ({ chunks: [http(w, 'GET', `/v4/volumes?${query}`)] }),
+    check: expectStatus(400, new RegExp(query.split('=')[0]!)),
+  })),
+  {
+    name: 'a path integer 1e400 is a 400 (not 2020-Infinity)',
+    request: (w) => ({ chunks: [http(w, 'GET', '/v4/compute/instances/1/stats/2020/1e400')] }),
+    check: expectStatus(400, /month/),
+  },
+  {
+    name: 'a body integer 1e400 is a 400 naming the field',
+    request: (w) => ({ chunks: [http(w, 'POST', '/v4/volumes', ['Content-Type: application/json'], '{"label":"inf","region":"us-east","size":1e400}')] }),
+    check: expectStatus(400, /size/),
+  },
+];
+
+export const hardeningCases: HardeningCase[] = [...multipartCases, ...nonFinite];
