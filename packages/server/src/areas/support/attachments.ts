@@ -28,7 +28,7 @@ const tooLarge = () => new ApiError(413, [{ field: 'file', reason: `An attachmen
 export function registerAttachmentParser(app: FastifyInstance, deps: AreaDeps): void {
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
     if (!request.routeOptions.url?.endsWith(ATTACHMENT_ROUTE)) {
-      done(new ApiError(415, [{ reason: 'Content-Type multipart/form-data is not accepted here: send application/json' }]), undefined);
+      done(badRequest('The request body is sent as multipart/form-data, which this operation does not take: send application/json'), undefined);
       return;
     }
     if (Number(request.headers['content-length'] ?? 0) > MAX_ATTACHMENT_BYTES + MULTIPART_OVERHEAD) {

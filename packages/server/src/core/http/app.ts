@@ -85,6 +85,15 @@ function storableProblems(value: unknown, path: string[], out: ErrorDetail[], de
   }
 }
 
+/** Empty, or only white space: a body that says nothing. */
+function isBlank(body: string | Buffer): boolean {
+  for (let i = 0; i < body.length; i++) {
+    const c = typeof body === 'string' ? body.charCodeAt(i) : body[i]!;
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
+
 function mediaTypeOf(request: FastifyRequest): string {
   return String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
@@ -137,12 +146,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('auth', null);
   app.removeAllContentTypeParsers();
+  // An empty or blank body is no body, whatever its Content-Type says (clients send bodiless
+  // actions as forms, as text, as JSON with a charset).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
-      done(null, body === '' ? undefined : parseJson(body as string));
+      done(null, isBlank(body as string) ? undefined : parseJson(body as string));
     } catch (error) {
       done(error as Error, undefined);
     }
+  });
+  // Any other media type is read (within the body limit) and, when not blank, left for the
+  // operation to refuse by name (400: the body's media type is not one it takes).
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, isBlank(body as Buffer) ? undefined : body);
   });
 
   // Hooks on every request take callbacks: an async hook costs a promise per request.
@@ -155,7 +171,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error instanceof ApiError) return sendError(reply, error.status, error.errors, error.headers);
     const status = (error as FastifyError).statusCode;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, [{ reason: `The request body is larger than ${request.routeOptions.bodyLimit ?? BODY_LIMIT} bytes` }]);
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 415, [{ reason: `Content-Type ${mediaTypeOf(request) || '(none)'} is not accepted: send application/json` }]);
     if (status && status >= 400 && status < 500) return sendError(reply, status, [{ reason: error.message }]);
     request.log.error({ err: error, method: request.method, url: request.url }, 'unexpected failure');
     return sendError(reply, 500, [{ reason: `Internal server error (request id ${request.id})` }]);
@@ -188,7 +203,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  for (const op of spec.operations) {
+  // Operations that take no body are served where any body is read to its end and dropped
+  // unparsed: what a client sends there (a form, text, a stray JSON) cannot fail the request.
+  const bodiless = spec.operations.filter((op) => !op.requestBody);
+  const withBody = spec.operations.filter((op) => op.requestBody);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => {
+      payload.on('error', (error) => done(error, undefined));
+      payload.on('end', () => done(null, undefined));
+      payload.resume();
+    });
+    for (const op of bodiless) addOperation(scope, op);
+  });
+  for (const op of withBody) addOperation(app, op);
+
+  function addOperation(app: FastifyInstance, op: OperationSpec) {
     const handler = options.handlers.get(op.operationId);
     const urls = routeUrls(spec.basePath, op);
     if (!handler) {
@@ -200,7 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           handler: async (_request, reply) => sendError(reply, 501, [{ reason: `${op.operationId} (${op.method} ${op.path}) is not implemented by this server yet: ${why}` }]),
         });
       }
-      continue;
+      return;
     }
     const route = operationRoute(op, handler);
     for (const { url, wildcardParam } of urls) {
@@ -259,7 +289,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         } else if (body === undefined) {
           if (op.requestBody.required) problems.push({ reason: `The request needs a body (${[...op.requestBody.media.keys()].join(' or ')})` });
         } else if (!op.requestBody.media.has(mediaType)) {
-          throw new ApiError(415, [{ reason: `Content-Type ${mediaType || '(none)'} is not accepted: send ${[...op.requestBody.media.keys()].join(' or ')}` }]);
+          // 400, not 415: every operation that takes a body declares 400 and none 415 (DECISIONS).
+          throw badRequest(`The request body is sent as ${mediaType || '(no Content-Type)'}, which this operation does not take: send ${[...op.requestBody.media.keys()].join(' or ')}`);
         } else {
           problems.push(...v.body(body, mediaType));
           // null means "not set" for optional fields: drop it and check the body without it.
