@@ -94,4 +94,47 @@ const nonFinite: HardeningCase[] = [
   },
 ];
 
-export const hardeningCases: HardeningCase[] = [...multipartCases, ...nonFinite];
+// ---- Long arrays: refused by maxItems, quickly, never past an engine's limits ------------------
+
+const json = (world: CaseWorld, method: string, target: string, body: unknown) => http(world, method, target, ['Content-Type: application/json'], JSON.stringify(body));
+const ids = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
+const labels = (count: number, width = 8) => Array.from({ length: count }, (_, i) => `t${String(i).padStart(width, '0')}`);
+const service = { label: 'long-credentials', service_type: 'url', address: 'https://example.org/health', timeout: 30 };
+
+const longArrays: HardeningCase[] = [
+  ...['computes', 'domains', 'balancers', 'volumes'].map((field): HardeningCase => ({
+    name: `a tag with 32,767 ${field} is a 400 naming ${field}`,
+    request: (w) => ({ chunks: [json(w, 'POST', '/v4/tags', { label: `long-${field}`, [field]: ids(32_767) })] }),
+    check: expectStatus(400, new RegExp(`"field":"${field}"`)),
+  })),
+  {
+    name: 'a managed service with 32,767 credentials is a 400 naming credentials',
+    request: (w) => ({ chunks: [json(w, 'POST', '/v4/managed/services', { ...service, credentials: ids(32_767) })] }),
+    check: expectStatus(400, /"field":"credentials"/),
+  },
+  {
+    name: 'a volume with 16,384 distinct tags is a 400 naming tags',
+    request: (w) => ({ chunks: [json(w, 'POST', '/v4/volumes', { label: 'long-tags', region: 'us-east', tags: labels(16_384) })] }),
+    check: expectStatus(400, /"field":"tags"/),
+  },
+  {
+    name: 'a volume with 80,000 distinct tags (880 KB, under the body limit) is a 400 naming tags, at once',
+    request: (w) => ({ chunks: [json(w, 'POST', '/v4/volumes', { label: 'long-tags', region: 'us-east', tags: labels(80_000, 7) })], options: { timeoutMs: 2000 } }),
+    check: expectStatus(400, /"field":"tags"/),
+  },
+  {
+    name: 'a volume with 101 tags is a 400; 100 tags (the bound) are taken',
+    request: (w) => ({ chunks: [json(w, 'POST', '/v4/volumes', { label: 'tags-101', region: 'us-east', tags: labels(101) }), json(w, 'POST', '/v4/volumes', { label: 'tags-100', region: 'us-east', tags: labels(100, 46) })], options: { answers: 2 } }),
+    check: (exchange) => {
+      expect(exchange.answers.map((a) => a.status)).toEqual([400, 200]);
+      expect(JSON.parse(exchange.answers[1]!.body).tags).toHaveLength(100);
+    },
+  },
+  {
+    name: 'a volume with a repeated tag is a 400 naming the repeat',
+    request: (w) => ({ chunks: [json(w, 'POST', '/v4/volumes', { label: 'tags-twice', region: 'us-east', tags: [...labels(50), 't00000007'] })] }),
+    check: expectStatus(400, /items 50 and 7 are the same|items 7 and 50 are the same/),
+  },
+];
+
+export const hardeningCases: HardeningCase[] = [...multipartCases, ...nonFinite, ...longArrays];

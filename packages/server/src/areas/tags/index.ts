@@ -6,6 +6,7 @@ import { defineArea, defineHandlers } from '../../core/area.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
 import type { ErrorDetail } from '../../core/errors.js';
 import { hasPermission } from '../../core/permissions.js';
+import { batches } from '../../core/store/batches.js';
 import { paginate } from '../../core/store/pagination.js';
 
 const ID_LIST_FIELDS_EXCLUDED = new Set(['label']);
@@ -39,7 +40,7 @@ export default defineArea({
         const inserted = await trx.insertInto('tags').values({ label, created: ctx.clock.now() })
           .onConflict((oc) => oc.column('label').doNothing()).executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw badRequest(`A tag labelled "${label}" already exists`, 'label');
-        if (taggings.length) await trx.insertInto('taggings').values(taggings).execute();
+        for (const batch of batches(taggings, 3)) await trx.insertInto('taggings').values(batch).execute();
       });
       return { label };
     },
