@@ -137,4 +137,79 @@ const longArrays: HardeningCase[] = [
   },
 ];
 
-export const hardeningCases: HardeningCase[] = [...multipartCases, ...nonFinite, ...longArrays];
+// ---- What Node would answer on its own, HEAD and OPTIONS, pipelining ---------------------------
+
+const statuses = (exchange: RawExchange) => exchange.answers.map((a) => a.status);
+
+const protocol: HardeningCase[] = [
+  {
+    name: 'a request without Host is a 400 ErrorResponse',
+    request: (w) => ({ chunks: [http(w, 'GET', '/v4/regions', [], '', true)] }),
+    check: expectStatus(400, /Host/),
+  },
+  {
+    name: 'two Host headers are a 400 ErrorResponse',
+    request: (w) => ({ chunks: [http(w, 'GET', '/v4/regions', [`Host: ${w.host}`])] }),
+    check: expectStatus(400, /one Host header/),
+  },
+  {
+    name: 'an HTTP/1.0 request without Host is served',
+    request: () => ({ chunks: ['GET /v4/regions HTTP/1.0\r\n\r\n'] }),
+    check: expectStatus(200),
+  },
+  {
+    name: 'Expect: something-else is ignored (Node answered 417 with no body)',
+    request: (w) => ({ chunks: [http(w, 'GET', '/v4/regions', ['Expect: something-else'])] }),
+    check: expectStatus(200),
+  },
+  {
+    name: 'HEAD on a GET path answers the GET\'s status and headers without a body',
+    request: (w) => ({ chunks: [http(w, 'HEAD', `/v4/volumes/${w.volumeId}`)], options: { bodiless: true } }),
+    check: (exchange) => {
+      expect(statuses(exchange)).toEqual([200]);
+      expect(exchange.answers[0]!.headers['content-type']).toMatch(/application\/json/);
+      expect(exchange.rest).toBe('');
+    },
+  },
+  {
+    name: 'HEAD keeps the GET\'s rules: no token is a 401',
+    request: (w) => ({ chunks: [http(w, 'HEAD', `/v4/volumes/${w.volumeId}`, [`Host: ${w.host}`], '', true)], options: { bodiless: true } }),
+    check: (exchange) => expect(statuses(exchange)).toEqual([401]),
+  },
+  {
+    name: 'OPTIONS on an operation\'s path is a 204 with Allow',
+    request: (w) => ({ chunks: [http(w, 'OPTIONS', `/v4/volumes/${w.volumeId}`, [`Host: ${w.host}`], '', true)] }),
+    check: (exchange) => {
+      expect(statuses(exchange)).toEqual([204]);
+      expect(exchange.answers[0]!.headers.allow).toBe('DELETE, GET, HEAD, OPTIONS, PUT');
+    },
+  },
+  {
+    name: 'OPTIONS on no operation\'s path is a 404',
+    request: (w) => ({ chunks: [http(w, 'OPTIONS', '/v4/nothing-here')] }),
+    check: expectStatus(404),
+  },
+  {
+    name: 'a GET pipelined after the POST that creates its object finds it (answered in order)',
+    request: (w) => ({
+      chunks: [Buffer.concat([
+        json(w, 'POST', '/v4/tags', { label: 'pipelined-tag' }),
+        http(w, 'GET', '/v4/tags/pipelined-tag'),
+        http(w, 'DELETE', '/v4/tags/pipelined-tag'),
+        http(w, 'GET', '/v4/tags/pipelined-tag'),
+      ])],
+      options: { answers: 4 },
+    }),
+    check: (exchange) => expect(statuses(exchange)).toEqual([200, 200, 200, 404]),
+  },
+  {
+    name: 'a create pipelined before garbage gets its own answer before the 400',
+    request: (w) => ({ chunks: [Buffer.concat([json(w, 'POST', '/v4/tags', { label: 'before-garbage' }), Buffer.from('GARBAGE \x00\x01 HTTP/9\r\n\r\n')])], options: { answers: 2 } }),
+    check: (exchange) => {
+      expect(statuses(exchange)).toEqual([200, 400]);
+      expect(JSON.parse(exchange.answers[0]!.body)).toEqual({ label: 'before-garbage' });
+    },
+  },
+];
+
+export const hardeningCases: HardeningCase[] = [...multipartCases, ...nonFinite, ...longArrays, ...protocol];

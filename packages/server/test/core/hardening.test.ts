@@ -34,6 +34,7 @@ beforeAll(async () => {
   world.token = token;
   world.ticketId = (await post('/support/tickets', { summary: 'Hardening', description: 'Attachments of every shape.' })).id;
   world.volumeId = (await post('/volumes', { label: 'hardening', region: 'us-east', size: 20 })).id;
+  await probe(); // the probe's own first answer compiles its route
 });
 
 afterAll(() => {
@@ -55,10 +56,11 @@ async function probe(): Promise<number> {
 
 const LEAKS = /\n\s+at .+:\d+|\b(select|insert into|update|delete from)\b .*\b(from|where|values|set)\b|SQLITE_|sqlite3?\b|syntax error at or near|node_modules/i;
 
-function checkAnswer(answer: RawAnswer, label: string) {
+function checkAnswer(answer: RawAnswer, label: string, bodiless = false) {
   expect(answer.status, `${label}: ${answer.body}`).toBeLessThan(500);
   expect(answer.body, `${label}: no stack trace or SQL`).not.toMatch(LEAKS);
-  if (answer.status >= 400) {
+  // An answer to HEAD has no body to check.
+  if (answer.status >= 400 && !bodiless) {
     let parsed: any;
     expect(() => { parsed = JSON.parse(answer.body); }, `${label}: a ${answer.status} with a JSON body: ${answer.body}`).not.toThrow();
     expect(Object.keys(parsed), label).toEqual(['errors']);
@@ -72,7 +74,7 @@ describe(`hardening: hostile requests over raw sockets`, () => {
     it(c.name, async () => {
       const request = c.request(world);
       const exchange: RawExchange = await rawExchange(baseUrl, request.chunks, request.options as RawOptions | undefined);
-      for (const answer of exchange.answers) checkAnswer(answer, c.name);
+      for (const answer of exchange.answers) checkAnswer(answer, c.name, request.options?.bodiless);
       if (c.check) c.check(exchange, world);
       expect(server.child.exitCode, `the server exited:\n${server.output().slice(-2000)}`).toBeNull();
       const took = await probe();

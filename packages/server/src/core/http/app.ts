@@ -17,6 +17,7 @@ import type { Services } from '../services.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
+import { afterAnswersInFlight, oneAtATime, oneHost } from './connection.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
 
@@ -129,7 +130,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    exposeHeadRoutes: false,
+    // HEAD on every GET path, answered like the GET without its body.
+    exposeHeadRoutes: true,
+    // Node would answer a request without Host itself, with an empty body: oneHost answers it.
+    http: { requireHostHeader: false },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     genReqId: () => randomUUID(),
@@ -137,10 +141,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, 400, [{ reason: `The request cannot be routed: ${error.message}` }]);
     },
+    // After the answers to the requests before it on the connection (a create pipelined before
+    // garbage still gets its answer).
     clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
       const body = errorBody({ errors: [{ reason: `Malformed HTTP request: ${(error as NodeJS.ErrnoException).code ?? error.message}` }] });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      afterAnswersInFlight(socket, () => {
+        if (!socket.writable) return;
+        socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      });
     },
   });
 
@@ -161,7 +169,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(null, isBlank(body as Buffer) ? undefined : body);
   });
 
+  // An `Expect` other than 100-continue is ignored (RFC 9110 §10.1.1 allows it), where Node would
+  // answer 417 with an empty body.
+  app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
+
   // Hooks on every request take callbacks: an async hook costs a promise per request.
+  app.addHook('onRequest', oneAtATime);
+  app.addHook('onRequest', oneHost);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -183,15 +197,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     entry.methods.add(op.method);
     templates.set(op.path, entry);
   }
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
+  /** The methods a path is served with (HEAD beside GET, OPTIONS on every path), or none. */
+  const allowedOn = (path: string): string[] => {
     const allowed = new Set<string>();
     for (const { regex, methods } of templates.values()) if (regex.test(path)) for (const m of methods) allowed.add(m);
-    if (allowed.size && !allowed.has(request.method)) {
-      const allow = [...allowed].sort().join(', ');
+    if (allowed.has('GET')) allowed.add('HEAD');
+    if (allowed.size) allowed.add('OPTIONS');
+    return [...allowed].sort();
+  };
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedOn(path);
+    if (allowed.length && !allowed.includes(request.method)) {
+      const allow = allowed.join(', ');
       return sendError(reply, 405, [{ reason: `${request.method} is not allowed on this path; allowed: ${allow}` }], { allow });
     }
     return sendError(reply, 404, [{ reason: `No operation at ${request.method} ${path}` }]);
+  });
+  // OPTIONS: 204 with the path's methods in Allow (what a CORS preflight starts from).
+  app.options(`${spec.basePath}/*`, (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedOn(path);
+    if (!allowed.length) return sendError(reply, 404, [{ reason: `No operation at ${path}` }]);
+    return reply.code(204).header('allow', allowed.join(', ')).send();
   });
 
   app.get('/health', async (_request, reply) => {
