@@ -2,6 +2,7 @@
 // one at a time in order (RFC 9112 §9.3.2 allows overlap only for safe methods; one at a time is
 // simplest and always allowed), a malformed request answered only after the answers before it on
 // its connection, and the Host header checked (RFC 9112 §3.2: exactly one).
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
@@ -11,6 +12,8 @@ interface SocketTurns {
   waiting: (() => void)[];
   /** Called once nothing is in flight on the socket. */
   idle: (() => void)[];
+  /** Requests started and not yet answered. */
+  open: Set<IncomingMessage>;
 }
 
 const turns = new WeakMap<Socket, SocketTurns>();
@@ -18,7 +21,7 @@ const turns = new WeakMap<Socket, SocketTurns>();
 function turnsOf(socket: Socket): SocketTurns {
   let state = turns.get(socket);
   if (!state) {
-    state = { busy: false, waiting: [], idle: [] };
+    state = { busy: false, waiting: [], idle: [], open: new Set() };
     turns.set(socket, state);
   }
   return state;
@@ -32,7 +35,9 @@ export function oneAtATime(request: FastifyRequest, reply: FastifyReply, done: (
   const socket = request.raw.socket;
   if (!socket) return done();
   const state = turnsOf(socket);
+  state.open.add(request.raw);
   reply.raw.once('close', () => {
+    state.open.delete(request.raw);
     const next = state.waiting.shift();
     if (next) return next();
     state.busy = false;
@@ -45,10 +50,13 @@ export function oneAtATime(request: FastifyRequest, reply: FastifyReply, done: (
   }
 }
 
-/** Runs `then` once the answers in flight on `socket` are written (at once when none are). */
+/**
+ * Runs `then` once the answers in flight on `socket` are written; at once when none are, or when
+ * the malformed part is the body of a request in flight (that request can never be answered).
+ */
 export function afterAnswersInFlight(socket: Socket, then: () => void): void {
   const state = turns.get(socket);
-  if (state?.busy) state.idle.push(then);
+  if (state?.busy && [...state.open].every((request) => request.complete)) state.idle.push(then);
   else then();
 }
 
