@@ -13,10 +13,10 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 const longLabels = (round) => Array.from({ length: TAGS_PER_OBJECT }, (_, i) => `${round}-${i}-`.padEnd(50, 'x'));
 
 /**
- * @param {{ baseUrl: string, token: string, durationMs?: number, everyMs?: number }} options
- * @returns {Promise<{ probes: number, p50: number, p99: number, worst: number, heavy: { requests: number, worstMs: number, statuses: Record<string, number> } }>}
+ * @param {{ baseUrl: string, token: string, durationMs?: number, idleMs?: number, everyMs?: number }} options
+ * @returns {Promise<{ probes: number, p50: number, p99: number, worst: number, idle: { probes: number, p50: number, p99: number, worst: number }, heavy: { requests: number, worstMs: number, statuses: Record<string, number> } }>}
  */
-export async function measureStall({ baseUrl, token, durationMs = 3000, everyMs = 10 }) {
+export async function measureStall({ baseUrl, token, durationMs = 3000, idleMs = 1000, everyMs = 10 }) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const send = async (method, path, body) => {
     const answer = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -59,9 +59,8 @@ export async function measureStall({ baseUrl, token, durationMs = 3000, everyMs 
     }
   };
 
-  const times = [];
-  const probe = async () => {
-    const until = performance.now() + durationMs;
+  const probe = async (times, forMs) => {
+    const until = performance.now() + forMs;
     while (performance.now() < until) {
       const began = performance.now();
       const answer = await fetch(`${baseUrl}/regions`);
@@ -71,18 +70,18 @@ export async function measureStall({ baseUrl, token, durationMs = 3000, everyMs 
       times.push(took);
       await new Promise((r) => setTimeout(r, Math.max(0, everyMs - took)));
     }
-    stop = true;
+  };
+  const summary = (times) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { probes: times.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), worst: sorted.at(-1) };
   };
 
+  const idle = [];
+  await probe(idle, idleMs);
+  const loaded = [];
   const heavyDone = heavy();
-  await probe();
+  await probe(loaded, durationMs);
+  stop = true;
   await heavyDone;
-  const sorted = [...times].sort((a, b) => a - b);
-  return {
-    probes: times.length,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    worst: sorted.at(-1),
-    heavy: { requests: heavyRequests, worstMs: heavyWorst, statuses },
-  };
+  return { ...summary(loaded), idle: summary(idle), heavy: { requests: heavyRequests, worstMs: heavyWorst, statuses } };
 }

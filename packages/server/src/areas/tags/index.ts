@@ -5,7 +5,7 @@
 import { defineArea, defineHandlers } from '../../core/area.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
 import type { ErrorDetail } from '../../core/errors.js';
-import { hasPermission } from '../../core/permissions.js';
+import { permittedAmong } from '../../core/permissions.js';
 import { batches } from '../../core/store/batches.js';
 import { paginate } from '../../core/store/pagination.js';
 
@@ -29,9 +29,10 @@ export default defineArea({
         for (const [field, ids] of lists) {
           const kind = byField.get(field);
           const existing = kind ? await kind.existing(trx, ids) : new Set<number>();
+          const permitted = kind ? await permittedAmong(trx, ctx.auth, kind.entity, ids, 'read_write') : new Set<number>();
           for (const [i, id] of ids.entries()) {
             if (!existing.has(id)) missing.push({ field: `${field}.${i}`, reason: `${field}.${i}: there is no object ${id} among ${field}` });
-            else if (!(await hasPermission(trx, ctx.auth, kind!.entity, id, 'read_write'))) denied.push({ field: `${field}.${i}`, reason: `This user lacks read_write permission on ${kind!.entity} ${id}, so the tag is not created` });
+            else if (!permitted.has(id)) denied.push({ field: `${field}.${i}`, reason: `This user lacks read_write permission on ${kind!.entity} ${id}, so the tag is not created` });
             else taggings.push({ label, kind: kind!.type, object_id: id });
           }
         }
