@@ -117,8 +117,23 @@ function compiledFor(spec: ApiSpec) {
   return tools;
 }
 
+/** A request being served: what a crash report names. */
+export interface RequestInFlight {
+  id: string;
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The requests started and not yet answered, oldest first. */
+    requestsInFlight(): RequestInFlight[];
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store, clock, catalogue, services, sandbox, tokens } = options;
+  const inFlight = new Map<string, FastifyRequest>();
   const { validation, serialization } = compiledFor(spec);
   const errorBody = serialization.forPointer('#/components/schemas/ErrorResponse');
 
@@ -153,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('auth', null);
+  app.decorate('requestsInFlight', () => [...inFlight.values()].map((r) => ({ id: r.id, method: r.method, url: r.url })));
   app.removeAllContentTypeParsers();
   // An empty or blank body is no body, whatever its Content-Type says (clients send bodiless
   // actions as forms, as text, as JSON with a charset).
@@ -178,6 +194,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', oneHost);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    inFlight.set(request.id, request);
+    reply.raw.once('close', () => inFlight.delete(request.id));
     done();
   });
 
