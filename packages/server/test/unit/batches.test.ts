@@ -9,5 +9,6 @@ describe('batches', () => {
     for (const batch of cut) expect(batch.length * 3).toBeLessThanOrEqual(MAX_STATEMENT_PARAMETERS);
     expect(cut.length).toBe(Math.ceil(5000 / Math.floor(MAX_STATEMENT_PARAMETERS / 3)));
     expect(batches([], 2)).toEqual([]);
+    expect(batches(ids, 1, 100).map((b) => b.length)).toEqual(Array.from({ length: 50 }, () => 100));
   });
 });
