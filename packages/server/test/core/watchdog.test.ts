@@ -20,7 +20,9 @@ beforeAll(async () => {
 afterAll(() => { if (server && server.child.exitCode === null) server.child.kill('SIGKILL'); });
 
 describe('watchdog', () => {
-  it('another client\'s p99 stays under 50 ms while the largest valid requests are processed', async () => {
+  // Up to three measurements: a burst of other work on a shared machine can spoil one; a server
+  // that stalls spoils all three.
+  it('another client\'s p99 stays under 50 ms while the largest valid requests are processed', { retry: 2 }, async () => {
     const result = await measureStall({ baseUrl, token: TOKENS.full.token, durationMs: 3000 });
     console.log(`[watchdog] ${result.probes} probes under load: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, worst ${result.worst.toFixed(1)} ms (alone: p50 ${result.idle.p50.toFixed(1)} ms, p99 ${result.idle.p99.toFixed(1)} ms); ${result.heavy.requests} largest requests (${JSON.stringify(result.heavy.statuses)}), slowest ${result.heavy.worstMs.toFixed(0)} ms`);
     expect(Object.keys(result.heavy.statuses), 'every largest request is valid and served').toEqual(['200']);
