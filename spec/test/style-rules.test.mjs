@@ -36,6 +36,7 @@ const cases = [
   ['spectral/house-media-examples', 'a response without examples', (d) => { delete widget(d).get.responses[200].content['application/json'].examples; }],
   ['spectral/house-response-required', 'a response object without required', (d) => { delete schemas(d).Widget.required; }],
   ['spectral/house-request-body-closed', 'a request body open to unknown fields', (d) => { delete schemas(d).WidgetCreateRequest.additionalProperties; }],
+  ['spectral/house-request-arrays-bounded', 'a request array without maxItems', (d) => { schemas(d).WidgetCreateRequest.properties.part_ids = { type: 'array', description: 'Parts.', items: { type: 'integer' } }; }],
   ['spectral/house-required-defined', 'a required name that is not a property', (d) => { schemas(d).WidgetCreateRequest.required = ['lable']; }],
   ['spectral/house-required-defined', 'a conditional that requires an undeclared property', (d) => { schemas(d).WidgetCreateRequest.then = { required: ['size'] }; }],
   ['spectral/house-vendor-extensions', 'a misspelt extension', (d) => { widgets(d).post['x-acount-grants'] = ['add_volumes']; }],

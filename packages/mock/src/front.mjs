@@ -5,6 +5,8 @@
 //   malformed percent-escape in the URL   400  (Prism throws URIError and dies)
 //   body over the cap (--max-body)        413  (Prism reads 10 MB, slowly, one request at a time)
 //   unparseable or too deeply nested JSON 400  (Prism: its own body, or a 500)
+//   a multipart body that is no readable form 400  (Prism: a 500); a readable one is written
+//                                          again in the shape Prism's parser needs (multipart.mjs)
 //   a method the path does not declare    405 with Allow (mock mode)
 //   a Prefer the operation cannot honour  400 listing what it declares (mock mode)
 //
@@ -17,12 +19,14 @@ import { isJsonType, jsonProblem, readBody } from './body.mjs';
 import { detailsOf, fromProblem, violation } from './errors.mjs';
 import { createCorsPolicy } from './cors.mjs';
 import { checkPreferences } from './prefer.mjs';
+import { canonicalMultipart } from './multipart.mjs';
 import { allowedMethods } from './routes.mjs';
 
 const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100; // Prism's own cap for the header
 
 function violationsHeader(violations) {
-  const value = JSON.stringify(violations);
+  // A header value takes no characters outside Latin-1 (Node throws): escape all but ASCII.
+  const value = JSON.stringify(violations).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return value.length > MAX_VIOLATIONS_HEADER ? `Too many violations! ${value.slice(0, MAX_VIOLATIONS_HEADER)}` : value;
 }
 
@@ -171,6 +175,15 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
           return;
         }
         body = parsed.value;
+      } else if (/^multipart\/form-data\b/i.test(String(headers['content-type']))) {
+        const form = await canonicalMultipart(raw, headers['content-type']);
+        if (form.problem) {
+          answer(req, res, 400, [{ reason: form.problem }], { violations: [violation(['request', 'body'], 'INVALID_MULTIPART', form.problem)] });
+          return;
+        }
+        headers = { ...headers, 'content-type': form.contentType, 'content-length': String(form.body.length) };
+        delete headers['transfer-encoding'];
+        body = form.body.toString('utf8');
       } else {
         body = raw.toString('utf8');
       }

@@ -6,6 +6,7 @@
 // total time, latencies the median of the slices. Prints figures and the ratios of the targets;
 // asserts nothing. BENCH_SECONDS (default 10, per subject and case), BENCH_ROUNDS (default 5),
 // BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 100000 volumes stored for the list case).
+// Last, the worst stall another client sees while the largest valid requests run (scripts/stall.mjs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +17,7 @@ import { command, parse } from '@cloudapi/spec/cli';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { startMock } from '@cloudapi/mock';
+import { measureStall } from './stall.mjs';
 
 // --help prints what it measures; the load is set through the environment.
 parse(command('bench:server', "The reference server's requests per second, latency, start-up and memory beside Prism and bare node:http, with the targets' ratios.").addHelpText('after', '\nEnvironment: BENCH_SECONDS (10), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10), BENCH_ROWS (100000).'));
@@ -132,6 +134,7 @@ try {
   ]);
   [results.listServer] = await measure([subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`)]);
   rss = rssMb(server.child.pid);
+  results.stall = await measureStall({ baseUrl: server.baseUrl, token: TOKEN, durationMs: Math.max(2000, (seconds * 1000) / 2) });
 } finally {
   await Promise.all([server.stop(), mock.stop(), bare.stop()]);
 }
@@ -153,6 +156,9 @@ console.log(`GET /v4/volumes?page=2&page_size=100 with ${rows} volumes stored`);
 console.log(`  ${line(results.listServer)}`);
 console.log(`\nstart-up to GET /health = 200: median ${starts[1].toFixed(0)} ms on a new data directory (runs ${starts.map((s) => s.toFixed(0)).join(', ')} ms); ${restartMs.toFixed(0)} ms on the ${rows}-volume store`);
 console.log(`RSS of the server after the load: ${rss.toFixed(0)} MB`);
+const { stall } = results;
+console.log(`\nlargest valid requests (a tag on 500 volumes; volumes created and updated with 100 tags of 50 characters), ${stall.heavy.requests} back to back, slowest ${stall.heavy.worstMs.toFixed(0)} ms:`);
+console.log(`  another client's GET /v4/regions meanwhile: p50 ${stall.p50.toFixed(1)} ms, p99 ${stall.p99.toFixed(1)} ms, worst stall ${stall.worst.toFixed(1)} ms (${stall.probes} probes; alone: p99 ${stall.idle.p99.toFixed(1)} ms)`);
 console.log('\ntargets');
 console.log(`  ${verdict(getVsMock >= 25)} GET:  ${getVsMock.toFixed(1)}× Prism's req/s (target ≥ 25×)`);
 console.log(`  ${verdict(getVsBare >= 0.4)} GET:  ${(getVsBare * 100).toFixed(0)}% of bare node:http (target ≥ 40%)`);
@@ -160,3 +166,4 @@ console.log(`  ${verdict(postVsMock >= 10)} POST: ${postVsMock.toFixed(1)}× Pri
 console.log(`  ${verdict(results.listServer.p99 <= 25)} list page 2 at ${rows} rows: p99 ${results.listServer.p99} ms (target ≤ 25 ms)`);
 console.log(`  ${verdict(starts[1] <= 1500)} start-up: ${starts[1].toFixed(0)} ms (target ≤ 1500 ms)`);
 console.log(`  ${verdict(rss <= 250)} RSS: ${rss.toFixed(0)} MB (target ≤ 250 MB)`);
+console.log(`  ${verdict(stall.p99 < 50)} another client's p99 while the largest valid requests run: ${stall.p99.toFixed(1)} ms (target < 50 ms; worst stall ${stall.worst.toFixed(1)} ms)`);

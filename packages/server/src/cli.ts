@@ -1,9 +1,11 @@
 // `cloudapi-server` (`npm run server`): serves the reference implementation until SIGINT or
 // SIGTERM. Settings come from the environment (the fixed interface) or the flags, flags first.
-// Exit codes: 0 after a clean stop, 1 when start-up fails (one line says why), 2 for bad usage.
+// Exit codes: 0 after a clean stop, 1 when start-up fails (one line says why) or an unexpected
+// error stops it (logged with the ids of the requests in flight: src/supervise.ts), 2 for bad usage.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { normalizeCorsOrigins } from './core/http/cors.js';
 import { defaultDataDir, startServer, StartupError } from './server.js';
+import { superviseProcess } from './supervise.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -65,6 +67,8 @@ try {
   console.error(`✖ cloudapi-server could not start: ${message}`);
   process.exit(1);
 }
+
+superviseProcess(server.app);
 
 console.log(`cloudapi-server ${server.spec.version}: serving ${server.baseUrl} (store: ${server.store.engine}, ${server.store.location})`);
 if (server.token) console.log(`token: ${server.token}`);

@@ -53,3 +53,6 @@ export interface RunningServer {
 export function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   return start(options);
 }
+
+/** For the bin and its tests: exits the process (code 1) after logging an error no handler caught, with the ids of the requests in flight. */
+export { superviseProcess } from './supervise.js';

@@ -7,6 +7,7 @@
 // read_write satisfies read_only.
 import type { AuthContext, PermissionLevel } from './auth.js';
 import { forbidden } from './errors.js';
+import { batches } from './store/batches.js';
 import type { Db, Trx } from './store/db.js';
 
 const satisfies = (held: string, wanted: PermissionLevel) => held === 'read_write' || held === wanted;
@@ -21,6 +22,23 @@ export async function hasPermission(db: Db | Trx, auth: AuthContext | null, enti
     .where('token_id', '=', auth.tokenId).where('entity', '=', entity).where('object_id', '=', String(id))
     .executeTakeFirst();
   return row !== undefined && satisfies(row.level, level);
+}
+
+/** The ids among `ids` on which the user holds `level`: one query per batch, not one per id. */
+export async function permittedAmong(db: Db | Trx, auth: AuthContext | null, entity: string, ids: readonly number[], level: PermissionLevel): Promise<Set<number>> {
+  if (!auth) return new Set();
+  if (auth.grants === 'all') return new Set(ids);
+  const grants = auth.grants;
+  const holds = (key: (held: PermissionLevel) => string) => (['read_write', 'read_only'] as const).some((held) => satisfies(held, level) && grants.has(key(held)));
+  if (holds((held) => `${entity}:${held}`)) return new Set(ids);
+  const permitted = new Set(ids.filter((id) => holds((held) => `${entity}:${id}:${held}`)));
+  const rest = ids.filter((id) => !permitted.has(id));
+  for (const batch of batches(rest, 1)) {
+    const rows = await db.selectFrom('object_grants').select(['object_id', 'level'])
+      .where('token_id', '=', auth.tokenId).where('entity', '=', entity).where('object_id', 'in', batch.map(String)).execute();
+    for (const row of rows) if (satisfies(row.level, level)) permitted.add(Number(row.object_id));
+  }
+  return permitted;
 }
 
 export async function requirePermission(db: Db | Trx, auth: AuthContext | null, entity: string, id: number | string, level: PermissionLevel, field?: string): Promise<void> {

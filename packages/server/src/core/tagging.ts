@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { AliasedRawBuilder } from 'kysely';
 import { isPostgres } from './store/db.js';
 import type { Db, Trx } from './store/db.js';
+import { batches, yieldToOtherRequests } from './store/batches.js';
 import { prepared } from './store/prepared.js';
 
 const SEPARATOR = '\u001f';
@@ -72,8 +73,24 @@ const insertTags = prepared((db, now: number, ...labels: string[]) => db.insertI
   .values(labels.map((label) => ({ label, created: now }))).onConflict((oc) => oc.column('label').doNothing()));
 const insertTaggings = prepared((db, kind: string, objectId: number, ...labels: string[]) => db.insertInto('taggings')
   .values(labels.map((label) => ({ label, kind, object_id: objectId }))));
+const insertObjectTaggings = prepared((db, label: string, kind: string, ...objectIds: number[]) => db.insertInto('taggings')
+  .values(objectIds.map((objectId) => ({ label, kind, object_id: objectId }))));
 const deleteTaggings = prepared((db, kind: string, objectId: number) => db.deleteFrom('taggings')
   .where('kind', '=', kind).where('object_id', '=', objectId));
+
+/** Rows of one statement of `tagObjects`: small enough that other clients wait about a millisecond. */
+const TAGGINGS_PER_STATEMENT = 100;
+
+/**
+ * Puts one tag on many objects of one kind (a new tag's lists), in batches, letting other
+ * requests be served between them (on SQLite each statement holds the event loop).
+ */
+export async function tagObjects(trx: Trx, label: string, kind: string, objectIds: readonly number[]): Promise<void> {
+  for (const [i, batch] of batches(objectIds, 1, TAGGINGS_PER_STATEMENT).entries()) {
+    if (i > 0) await yieldToOtherRequests();
+    await insertObjectTaggings(trx, label, kind, ...batch);
+  }
+}
 
 /** Creates the tags that do not exist yet. */
 export async function ensureTags(trx: Trx, labels: readonly string[], now: number): Promise<void> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openStore } from '../../src/core/store/db.js';
 import type { Store } from '../../src/core/store/db.js';
-import { prepared, preparedInsert } from '../../src/core/store/prepared.js';
+import { compiledOnce, MAX_TEMPLATES_PER_QUERY, prepared, preparedInsert } from '../../src/core/store/prepared.js';
 import { coreMigrations } from '../../src/core/migrations.js';
 import { migrate } from '../../src/core/store/migrations.js';
 import { engine, storeOptions } from '../support/harness.js';
@@ -53,5 +53,28 @@ describe(`prepared queries (${engine})`, () => {
     expect(second).toBeGreaterThan(first);
     const rows = await sql<{ id: number; label: string }>`select id, label from prepared_probe order by id`.execute(store.db);
     expect(rows.rows).toEqual([{ id: first, label: 'first' }, { id: second, label: 'second' }]);
+  });
+
+  it('compile in time linear in the number of arguments (20,000 values: well under a second)', async () => {
+    const labels = Array.from({ length: 20_000 }, (_, i) => `label-${i}`);
+    const anyOf = compiledOnce((db, _postgres, ...values: string[]) => db.selectFrom('tags').select('label').where('label', 'in', values));
+    const started = performance.now();
+    const result = await anyOf(store.db, 'alpha', ...labels.slice(0, 9_999));
+    expect(result.rows).toEqual([{ label: 'alpha' }]);
+    // Twice the arguments: about twice the time, not four times (quadratic took seconds here).
+    const half = performance.now() - started;
+    const again = performance.now();
+    await anyOf(store.db, 'beta', ...labels.slice(0, 19_999));
+    const full = performance.now() - again;
+    expect(full, `10,000 arguments: ${half.toFixed(0)} ms; 20,000: ${full.toFixed(0)} ms`).toBeLessThan(1000);
+  });
+
+  it(`keep at most ${MAX_TEMPLATES_PER_QUERY} compiled shapes per query and engine, the most recently used`, async () => {
+    const anyOf = compiledOnce((db, _postgres, ...values: string[]) => db.selectFrom('tags').select('label').where('label', 'in', values));
+    const postgres = engine === 'postgres';
+    for (let count = 1; count <= MAX_TEMPLATES_PER_QUERY + 10; count++) await anyOf(store.db, ...Array.from({ length: count }, () => 'alpha'));
+    expect(anyOf.cached(postgres)).toBe(MAX_TEMPLATES_PER_QUERY);
+    expect((await anyOf(store.db, 'gamma')).rows).toEqual([{ label: 'gamma' }]);
+    expect(anyOf.cached(postgres)).toBe(MAX_TEMPLATES_PER_QUERY);
   });
 });

@@ -30,18 +30,11 @@ export async function uploadRoutes(app: FastifyInstance, deps: AreaDeps): Promis
       const body = request.body as NodeJS.ReadableStream | undefined;
       if (!body) throw badRequest('The upload needs a body: the gzip-compressed disk image');
 
-      let compressed = 0;
       let raw = 0;
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          compressed += chunk.length;
-          if (compressed > MAX_UPLOAD_BYTES) callback(new ApiError(413, [{ reason: `An image upload may be at most ${MAX_UPLOAD_BYTES} bytes compressed` }]));
-          else callback(null, chunk);
-        },
-      });
       const measure = new Writable({ write(chunk: Buffer, _encoding, callback) { raw += chunk.length; callback(); } });
       try {
-        await pipeline(body, limit, createGunzip(), measure);
+        // Both sides bounded: a small gzip can expand a thousandfold.
+        await pipeline(body, byteLimit(MAX_UPLOAD_BYTES, 'compressed'), createGunzip(), byteLimit(MAX_UPLOAD_BYTES, 'decompressed'), measure);
       } catch (error) {
         if (error instanceof ApiError) throw error;
         throw badRequest(`The upload is not a gzip-compressed disk image: ${(error as Error).message}`);
@@ -54,5 +47,17 @@ export async function uploadRoutes(app: FastifyInstance, deps: AreaDeps): Promis
       if (Number(done.numUpdatedRows) === 0) throw notFound('This upload URL was used by another upload meanwhile');
       return reply.code(200).send();
     });
+  });
+}
+
+/** Passes bytes through until more than `max` have passed, then fails with a 413. */
+export function byteLimit(max: number, side: 'compressed' | 'decompressed'): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > max) callback(new ApiError(413, [{ reason: `An image upload may be at most ${max} bytes ${side}` }]));
+      else callback(null, chunk);
+    },
   });
 }

@@ -5,7 +5,8 @@
 import { defineArea, defineHandlers } from '../../core/area.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
 import type { ErrorDetail } from '../../core/errors.js';
-import { hasPermission } from '../../core/permissions.js';
+import { permittedAmong } from '../../core/permissions.js';
+import { tagObjects } from '../../core/tagging.js';
 import { paginate } from '../../core/store/pagination.js';
 
 const ID_LIST_FIELDS_EXCLUDED = new Set(['label']);
@@ -24,14 +25,18 @@ export default defineArea({
       await ctx.write(async (trx) => {
         const missing: ErrorDetail[] = [];
         const denied: ErrorDetail[] = [];
-        const taggings: { label: string; kind: string; object_id: number }[] = [];
+        const taggings = new Map<string, number[]>();
         for (const [field, ids] of lists) {
           const kind = byField.get(field);
           const existing = kind ? await kind.existing(trx, ids) : new Set<number>();
+          const permitted = kind ? await permittedAmong(trx, ctx.auth, kind.entity, ids, 'read_write') : new Set<number>();
           for (const [i, id] of ids.entries()) {
             if (!existing.has(id)) missing.push({ field: `${field}.${i}`, reason: `${field}.${i}: there is no object ${id} among ${field}` });
-            else if (!(await hasPermission(trx, ctx.auth, kind!.entity, id, 'read_write'))) denied.push({ field: `${field}.${i}`, reason: `This user lacks read_write permission on ${kind!.entity} ${id}, so the tag is not created` });
-            else taggings.push({ label, kind: kind!.type, object_id: id });
+            else if (!permitted.has(id)) denied.push({ field: `${field}.${i}`, reason: `This user lacks read_write permission on ${kind!.entity} ${id}, so the tag is not created` });
+            else {
+              if (!taggings.has(kind!.type)) taggings.set(kind!.type, []);
+              taggings.get(kind!.type)!.push(id);
+            }
           }
         }
         if (missing.length) throw new ApiError(400, missing);
@@ -39,7 +44,7 @@ export default defineArea({
         const inserted = await trx.insertInto('tags').values({ label, created: ctx.clock.now() })
           .onConflict((oc) => oc.column('label').doNothing()).executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw badRequest(`A tag labelled "${label}" already exists`, 'label');
-        if (taggings.length) await trx.insertInto('taggings').values(taggings).execute();
+        for (const [kind, ids] of taggings) await tagObjects(trx, label, kind, ids);
       });
       return { label };
     },

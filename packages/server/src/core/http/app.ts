@@ -18,6 +18,7 @@ import type { ApiSpec, OperationSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { installCors } from './cors.js';
+import { afterAnswersInFlight, oneAtATime, oneHost } from './connection.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
 
@@ -88,6 +89,15 @@ function storableProblems(value: unknown, path: string[], out: ErrorDetail[], de
   }
 }
 
+/** Empty, or only white space: a body that says nothing. */
+function isBlank(body: string | Buffer): boolean {
+  for (let i = 0; i < body.length; i++) {
+    const c = typeof body === 'string' ? body.charCodeAt(i) : body[i]!;
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
+
 function mediaTypeOf(request: FastifyRequest): string {
   return String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
@@ -110,8 +120,23 @@ function compiledFor(spec: ApiSpec) {
   return tools;
 }
 
+/** A request being served: what a crash report names. */
+export interface RequestInFlight {
+  id: string;
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The requests started and not yet answered, oldest first. */
+    requestsInFlight(): RequestInFlight[];
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { spec, store, clock, catalogue, services, sandbox, tokens } = options;
+  const inFlight = new Map<string, FastifyRequest>();
   const { validation, serialization } = compiledFor(spec);
   const errorBody = serialization.forPointer('#/components/schemas/ErrorResponse');
 
@@ -123,7 +148,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    exposeHeadRoutes: false,
+    // HEAD on every GET path, answered like the GET without its body.
+    exposeHeadRoutes: true,
+    // Node would answer a request without Host itself, with an empty body: oneHost answers it.
+    http: { requireHostHeader: false },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     genReqId: () => randomUUID(),
@@ -131,26 +159,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, 400, [{ reason: `The request cannot be routed: ${error.message}` }]);
     },
+    // After the answers to the requests before it on the connection (a create pipelined before
+    // garbage still gets its answer).
     clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
       const body = errorBody({ errors: [{ reason: `Malformed HTTP request: ${(error as NodeJS.ErrnoException).code ?? error.message}` }] });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      afterAnswersInFlight(socket, () => {
+        if (!socket.writable) return;
+        socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      });
     },
   });
 
   app.decorateRequest('auth', null);
+  app.decorate('requestsInFlight', () => [...inFlight.values()].map((r) => ({ id: r.id, method: r.method, url: r.url })));
   app.removeAllContentTypeParsers();
+  // An empty or blank body is no body, whatever its Content-Type says (clients send bodiless
+  // actions as forms, as text, as JSON with a charset).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
-      done(null, body === '' ? undefined : parseJson(body as string));
+      done(null, isBlank(body as string) ? undefined : parseJson(body as string));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
+  // Any other media type is read (within the body limit) and, when not blank, left for the
+  // operation to refuse by name (400: the body's media type is not one it takes).
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, isBlank(body as Buffer) ? undefined : body);
+  });
+
+  // An `Expect` other than 100-continue is ignored (RFC 9110 §10.1.1 allows it), where Node would
+  // answer 417 with an empty body.
+  app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res));
 
   // Hooks on every request take callbacks: an async hook costs a promise per request.
+  app.addHook('onRequest', oneAtATime);
+  app.addHook('onRequest', oneHost);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    inFlight.set(request.id, request);
+    reply.raw.once('close', () => inFlight.delete(request.id));
     done();
   });
   installCors(app, options.corsOrigins ?? [], sendError);
@@ -159,7 +207,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error instanceof ApiError) return sendError(reply, error.status, error.errors, error.headers);
     const status = (error as FastifyError).statusCode;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, [{ reason: `The request body is larger than ${request.routeOptions.bodyLimit ?? BODY_LIMIT} bytes` }]);
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 415, [{ reason: `Content-Type ${mediaTypeOf(request) || '(none)'} is not accepted: send application/json` }]);
     if (status && status >= 400 && status < 500) return sendError(reply, status, [{ reason: error.message }]);
     request.log.error({ err: error, method: request.method, url: request.url }, 'unexpected failure');
     return sendError(reply, 500, [{ reason: `Internal server error (request id ${request.id})` }]);
@@ -172,15 +219,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     entry.methods.add(op.method);
     templates.set(op.path, entry);
   }
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
+  /** The methods a path is served with (HEAD beside GET, OPTIONS on every path), or none. */
+  const allowedOn = (path: string): string[] => {
     const allowed = new Set<string>();
     for (const { regex, methods } of templates.values()) if (regex.test(path)) for (const m of methods) allowed.add(m);
-    if (allowed.size && !allowed.has(request.method)) {
-      const allow = [...allowed].sort().join(', ');
+    if (allowed.has('GET')) allowed.add('HEAD');
+    if (allowed.size) allowed.add('OPTIONS');
+    return [...allowed].sort();
+  };
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedOn(path);
+    if (allowed.length && !allowed.includes(request.method)) {
+      const allow = allowed.join(', ');
       return sendError(reply, 405, [{ reason: `${request.method} is not allowed on this path; allowed: ${allow}` }], { allow });
     }
     return sendError(reply, 404, [{ reason: `No operation at ${request.method} ${path}` }]);
+  });
+  // OPTIONS: 204 with the path's methods in Allow (what a CORS preflight starts from).
+  app.options(`${spec.basePath}/*`, (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedOn(path);
+    if (!allowed.length) return sendError(reply, 404, [{ reason: `No operation at ${path}` }]);
+    return reply.code(204).header('allow', allowed.join(', ')).send();
   });
 
   app.get('/health', async (_request, reply) => {
@@ -192,7 +253,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  for (const op of spec.operations) {
+  // Operations that take no body are served where any body is read to its end and dropped
+  // unparsed: what a client sends there (a form, text, a stray JSON) cannot fail the request.
+  const bodiless = spec.operations.filter((op) => !op.requestBody);
+  const withBody = spec.operations.filter((op) => op.requestBody);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => {
+      payload.on('error', (error) => done(error, undefined));
+      payload.on('end', () => done(null, undefined));
+      payload.resume();
+    });
+    for (const op of bodiless) addOperation(scope, op);
+  });
+  for (const op of withBody) addOperation(app, op);
+
+  function addOperation(app: FastifyInstance, op: OperationSpec) {
     const handler = options.handlers.get(op.operationId);
     const urls = routeUrls(spec.basePath, op);
     if (!handler) {
@@ -204,7 +280,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           handler: async (_request, reply) => sendError(reply, 501, [{ reason: `${op.operationId} (${op.method} ${op.path}) is not implemented by this server yet: ${why}` }]),
         });
       }
-      continue;
+      return;
     }
     const route = operationRoute(op, handler);
     for (const { url, wildcardParam } of urls) {
@@ -263,7 +339,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         } else if (body === undefined) {
           if (op.requestBody.required) problems.push({ reason: `The request needs a body (${[...op.requestBody.media.keys()].join(' or ')})` });
         } else if (!op.requestBody.media.has(mediaType)) {
-          throw new ApiError(415, [{ reason: `Content-Type ${mediaType || '(none)'} is not accepted: send ${[...op.requestBody.media.keys()].join(' or ')}` }]);
+          // 400, not 415: every operation that takes a body declares 400 and none 415 (DECISIONS).
+          throw badRequest(`The request body is sent as ${mediaType || '(no Content-Type)'}, which this operation does not take: send ${[...op.requestBody.media.keys()].join(' or ')}`);
         } else {
           problems.push(...v.body(body, mediaType));
           // null means "not set" for optional fields: drop it and check the body without it.

@@ -46,9 +46,11 @@ export class RequestValidation {
       // validateSchema: false: the bundle's schemas are checked by the spec's lint (and the mock's
       // Ajv); checking them against the JSON Schema meta-schema here was a third of the first
       // request's time.
-      const options = { verbose: true, useDefaults: true, removeAdditional: false, validateSchema: false };
-      const strict = createAjv({ ...options, coerceTypes: false });
-      const coercing = createAjv({ ...options, coerceTypes: true });
+      // strictNumbers: Infinity and NaN (`?page=Infinity`, `1e400` in JSON) are no numbers at all,
+      // so no integer or bounded number takes them.
+      const options = { verbose: true, useDefaults: true, removeAdditional: false, validateSchema: false, strictNumbers: true };
+      const strict = withLinearUniqueItems(createAjv({ ...options, coerceTypes: false }));
+      const coercing = withLinearUniqueItems(createAjv({ ...options, coerceTypes: true }));
       strict.addSchema(view, VIEW_ID);
       coercing.addSchema(view, VIEW_ID);
       this.ajvs = { strict, coercing };
@@ -84,15 +86,64 @@ export class RequestValidation {
     for (const [mediaType, pointer] of op.requestBody?.media ?? []) bodies.set(mediaType, lazy(() => this.strict.compile({ $ref: `${VIEW_ID}${pointer}` })));
 
     const run = (check: ValidateFunction, value: unknown, where: 'path' | 'query' | 'body') => (check(value) ? [] : describeErrors(check.errors ?? [], value, where));
+    // Ajv coerces `Infinity` and `1e400` to numbers after its type check, so strictNumbers
+    // does not see them: a coerced value that is not finite is refused here.
+    const runCoerced = (check: ValidateFunction, values: Record<string, unknown>, where: 'path' | 'query') => {
+      const problems = run(check, values, where);
+      for (const [name, value] of Object.entries(values)) {
+        if ([value].flat().some((v) => typeof v === 'number' && !Number.isFinite(v))) problems.push({ field: name, reason: `${where} parameter ${name} must be a finite number` });
+      }
+      return problems;
+    };
     return {
-      params: (values) => (pathParams.length ? run(params(), values, 'path') : []),
-      query: (values) => (queryParams.length ? run(query(), values, 'query') : []),
+      params: (values) => (pathParams.length ? runCoerced(params(), values, 'path') : []),
+      query: (values) => (queryParams.length ? runCoerced(query(), values, 'query') : []),
       body: (value, mediaType) => {
         const check = bodies.get(mediaType);
         return check ? run(check(), value, 'body') : [];
       },
     };
   }
+}
+
+// ---- uniqueItems in linear time ------------------------------------------------------------------
+
+/** The value as JSON with object keys sorted: equal JSON values give equal keys. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+}
+
+/**
+ * Ajv compares every pair of items of a `uniqueItems` array whose items are not all of one simple
+ * type (`$ref` items: tags), so 100,000 tags took seconds before `maxItems` refused them; here
+ * each item is keyed once. Errors keep Ajv's shape (`params.i`, `params.j`).
+ */
+function withLinearUniqueItems(ajv: Ajv): Ajv {
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword({
+    keyword: 'uniqueItems',
+    type: 'array',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function unique(schema: boolean, data: unknown[]) {
+      if (!schema) return true;
+      const seen = new Map<string, number>();
+      for (let j = 0; j < data.length; j++) {
+        const item = data[j];
+        const key = typeof item === 'string' ? `s${item}` : canonical(item);
+        const i = seen.get(key);
+        if (i !== undefined) {
+          (unique as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'uniqueItems', params: { i, j }, message: 'must NOT have duplicate items' }];
+          return false;
+        }
+        seen.set(key, j);
+      }
+      return true;
+    },
+  });
+  return ajv;
 }
 
 // ---- Ajv errors → {field, reason} -------------------------------------------------------------

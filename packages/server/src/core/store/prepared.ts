@@ -21,7 +21,11 @@ import { isPostgres } from './db.js';
 import { immediateRunner } from './sqlite.js';
 import type { ImmediateResult } from './sqlite.js';
 
-const marker = (i: number) => `\u0000prepared-argument-${i}\u0000`;
+const MARKER_PREFIX = '\u0000prepared-argument-';
+const marker = (i: number) => `${MARKER_PREFIX}${i}\u0000`;
+
+/** Shapes kept per query and engine (each number of arguments is a shape); the least recently used goes. */
+export const MAX_TEMPLATES_PER_QUERY = 32;
 
 interface Template {
   sql: string;
@@ -32,28 +36,44 @@ interface Template {
 
 type Build<A extends unknown[]> = (db: Kysely<any>, postgres: boolean, ...args: A) => Compilable<unknown>;
 
+/** The compiled query as a template, checked in one pass over its parameters and one over its SQL. */
+function templateOf(compiled: { sql: string; parameters: readonly unknown[] }, count: number): Template {
+  const index = new Map<unknown, number>();
+  for (let i = 0; i < count; i++) index.set(marker(i), i);
+  const used = new Uint8Array(count);
+  const slots = compiled.parameters.map((p) => {
+    const i = typeof p === 'string' ? index.get(p) : undefined;
+    if (i === undefined) return -1;
+    used[i] = 1;
+    return i;
+  });
+  const unused = used.indexOf(0);
+  if (unused >= 0) throw new Error(`prepared query: argument ${unused} is not used as a value of the query (${compiled.sql.slice(0, 200)})`);
+  const written = compiled.sql.indexOf(MARKER_PREFIX);
+  if (written >= 0) throw new Error(`prepared query: argument ${parseInt(compiled.sql.slice(written + MARKER_PREFIX.length), 10)} was written into the SQL text`);
+  return { sql: compiled.sql, parameters: compiled.parameters, slots };
+}
+
 /**
- * Compiles `build` once per engine and number of arguments; runs it with each call's arguments
- * (at once where SQLite's connection is free, else through Kysely).
+ * Compiles `build` once per engine and number of arguments (keeping the MAX_TEMPLATES_PER_QUERY
+ * most recently used); runs it with each call's arguments (at once where SQLite's connection is
+ * free, else through Kysely).
  */
-function compiledOnce<A extends unknown[]>(build: Build<A>): (db: Kysely<any>, ...args: A) => ImmediateResult | Promise<ImmediateResult> {
-  // By engine (SQLite, PostgreSQL), then by number of arguments.
-  const templates: [Template[], Template[]] = [[], []];
-  return (db, ...args) => {
+export function compiledOnce<A extends unknown[]>(build: Build<A>): ((db: Kysely<any>, ...args: A) => ImmediateResult | Promise<ImmediateResult>) & { cached(postgres: boolean): number } {
+  // By engine (SQLite, PostgreSQL), then by number of arguments, in order of last use.
+  const templates: [Map<number, Template>, Map<number, Template>] = [new Map(), new Map()];
+  const run = (db: Kysely<any>, ...args: A) => {
     const postgres = isPostgres(db);
     const forEngine = templates[postgres ? 1 : 0];
-    let template = forEngine[args.length];
-    if (!template) {
+    let template = forEngine.get(args.length);
+    if (template) {
+      forEngine.delete(args.length);
+    } else {
       const markers = args.map((_, i) => marker(i));
-      const compiled = build(db, postgres, ...(markers as unknown as A)).compile();
-      const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith('\u0000prepared-argument-') ? markers.indexOf(p) : -1));
-      markers.forEach((m, i) => {
-        if (!slots.includes(i)) throw new Error(`prepared query: argument ${i} is not used as a value of the query (${compiled.sql})`);
-        if (compiled.sql.includes(m)) throw new Error(`prepared query: argument ${i} was written into the SQL text`);
-      });
-      template = { sql: compiled.sql, parameters: compiled.parameters, slots };
-      forEngine[args.length] = template;
+      template = templateOf(build(db, postgres, ...(markers as unknown as A)).compile(), args.length);
+      if (forEngine.size >= MAX_TEMPLATES_PER_QUERY) forEngine.delete(forEngine.keys().next().value!);
     }
+    forEngine.set(args.length, template);
     const { sql, parameters, slots } = template;
     const values = parameters.map((value, i) => (slots[i]! >= 0 ? args[slots[i]!] : value));
     const immediate = immediateRunner(db);
@@ -61,6 +81,7 @@ function compiledOnce<A extends unknown[]>(build: Build<A>): (db: Kysely<any>, .
     return db.executeQuery(CompiledQuery.raw(sql, values))
       .then((result) => ({ rows: result.rows, insertId: result.insertId === undefined ? undefined : Number(result.insertId) }));
   };
+  return Object.assign(run, { cached: (postgres: boolean) => templates[postgres ? 1 : 0].size });
 }
 
 export function prepared<A extends unknown[], O>(build: (db: Kysely<any>, ...args: A) => Compilable<O>): (db: Kysely<any>, ...args: A) => Promise<O[]> {

@@ -1,0 +1,73 @@
+// What the server does about a connection rather than an operation: pipelined requests handled
+// one at a time in order (RFC 9112 §9.3.2 allows overlap only for safe methods; one at a time is
+// simplest and always allowed), a malformed request answered only after the answers before it on
+// its connection, and the Host header checked (RFC 9112 §3.2: exactly one).
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest } from '../errors.js';
+
+interface SocketTurns {
+  busy: boolean;
+  waiting: (() => void)[];
+  /** Called once nothing is in flight on the socket. */
+  idle: (() => void)[];
+  /** Requests started and not yet answered. */
+  open: Set<IncomingMessage>;
+}
+
+const turns = new WeakMap<Socket, SocketTurns>();
+
+function turnsOf(socket: Socket): SocketTurns {
+  let state = turns.get(socket);
+  if (!state) {
+    state = { busy: false, waiting: [], idle: [], open: new Set() };
+    turns.set(socket, state);
+  }
+  return state;
+}
+
+/**
+ * onRequest hook: a request starts once the one before it on its connection is answered (or its
+ * answer is abandoned: 'close' fires for both).
+ */
+export function oneAtATime(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const socket = request.raw.socket;
+  if (!socket) return done();
+  const state = turnsOf(socket);
+  state.open.add(request.raw);
+  reply.raw.once('close', () => {
+    state.open.delete(request.raw);
+    const next = state.waiting.shift();
+    if (next) return next();
+    state.busy = false;
+    for (const call of state.idle.splice(0)) call();
+  });
+  if (state.busy) state.waiting.push(done);
+  else {
+    state.busy = true;
+    done();
+  }
+}
+
+/**
+ * Runs `then` once the answers in flight on `socket` are written; at once when none are, or when
+ * the malformed part is the body of a request in flight (that request can never be answered).
+ */
+export function afterAnswersInFlight(socket: Socket, then: () => void): void {
+  const state = turns.get(socket);
+  if (state?.busy && [...state.open].every((request) => request.complete)) state.idle.push(then);
+  else then();
+}
+
+/** onRequest hook: an HTTP/1.1 request needs exactly one Host header (400 otherwise, as RFC 9112 asks). */
+export function oneHost(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
+  if (count === 1 || (count === 0 && request.raw.httpVersion === '1.0')) return done();
+  done(badRequest(count ? `Send one Host header, not ${count}` : 'Send a Host header (HTTP/1.1 requires one)'));
+}
