@@ -32,7 +32,7 @@ describe('CORS of the reference server', () => {
     const answer = await preflight('http://evil.example');
     expect(answer.status).toBe(403);
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
-    const body = await answer.json();
+    const body = await answer.json() as { errors: { reason: string }[] };
     expect(body.errors[0].reason).toMatch(/http:\/\/evil\.example is not trusted.*CORS_ORIGINS/);
   });
 
