@@ -19,6 +19,7 @@ import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
+import { readFilterHeader } from '../filtering/header.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB; larger JSON bodies answer 413
 const MAX_JSON_DEPTH = 64;
@@ -252,6 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const params = request.params as Record<string, unknown>;
         const query = { ...(request.query as Record<string, unknown>) };
         const problems = [...v.params(params), ...v.query(query)];
+        readFilterHeader(spec.document, op.operationId, request, query, store.engine, problems);
         let body: unknown = request.body;
         const mediaType = op.requestBody && body !== undefined ? mediaTypeOf(request) : '';
         if (!op.requestBody) {
