@@ -174,6 +174,8 @@ function checkValue(field, kind, operator, value) {
     case 'text':
     case 'tags':
       if (typeof value !== 'string') throw new FilterError(`${where} takes a string, not ${show(value)}`);
+      // Neither engine stores U+0000, and a lone surrogate has no UTF-8 form: no stored text can match.
+      if (value.includes('\u0000') || !value.isWellFormed()) throw new FilterError(`${where} takes well-formed Unicode text without U+0000`);
       if (kind.enum && operator !== '+contains' && !kind.enum.includes(value)) throw new FilterError(`${where} takes one of ${kind.enum.join(', ')}, not ${show(value)}`);
       return;
     case 'boolean':
