@@ -141,6 +141,14 @@ export function filterSpecs(document) {
   return out;
 }
 
+/**
+ * A filter as the header's text: JSON with every character past ASCII written as a `\uXXXX`
+ * escape, since HTTP header values carry bytes, not Unicode (a raw UTF-8 byte arrives as Latin-1).
+ */
+export function encodeFilterHeader(filter) {
+  return JSON.stringify(filter).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 // ---------------------------------------------------------------- parsing and validation
 
 /** A filter that breaks the grammar; `reason` names the offending field or operator. */
@@ -305,10 +313,20 @@ export function matchesFilter(item, where, spec) {
   }
 }
 
+/** Code-point order of two strings (what both SQL engines use for text, unlike JS's UTF-16 order). */
+export function byCodePoint(a, b) {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i].codePointAt(0) - y[i].codePointAt(0);
+  }
+  return x.length - y.length;
+}
+
 /** Orders items as `+order_by`/`+order` say: nulls last, then the id as tie-break. */
 export function compareItems(orderBy, order) {
   const sign = order === 'desc' ? -1 : 1;
-  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const cmp = (a, b) => (typeof a === 'string' && typeof b === 'string' ? byCodePoint(a, b) : a < b ? -1 : a > b ? 1 : 0);
   return (x, y) => {
     const a = fieldValue(x, orderBy);
     const b = fieldValue(y, orderBy);

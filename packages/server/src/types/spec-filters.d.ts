@@ -17,6 +17,7 @@ declare module '@cloudapi/spec/filters' {
   export const FILTER_HEADER: 'X-Filter';
   export const FILTER_LIMITS: { length: number; depth: number; items: number; conditions: number };
   export class FilterError extends Error { reason: string }
+  export function encodeFilterHeader(filter: unknown): string;
   export function filterSpecs(document: unknown): Map<string, FilterSpec>;
   export function parseFilter(text: unknown, spec: FilterSpec): ParsedFilter;
   export function timestampMs(value: string): number;
