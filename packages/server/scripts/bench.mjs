@@ -68,8 +68,8 @@ function rssMb(pid) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One subject of a case: `rounds` slices of autocannon, summed. */
-function subject(name, url, { method = 'GET', body } = {}) {
-  const headers = { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) };
+function subject(name, url, { method = 'GET', body, headers: extra = {} } = {}) {
+  const headers = { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}), ...extra };
   const slices = [];
   return {
     name,
@@ -107,9 +107,12 @@ const db = new Database(path.join(dataDir, 'cloudapi.sqlite'));
 const now = Date.now();
 const insert = db.prepare(`insert into volumes (label, size, region, compute_id, config_id, status, next_status, transition_at, created, updated)
   values (?, ?, 'us-east', null, null, 'active', null, null, ?, ?)`);
-db.transaction(() => { for (let i = 1; i <= rows; i++) insert.run(`bench-${i}`, 10 + (i % 500), now, now); })();
+// Creation times a second apart, so ordering by `created` has work to do.
+db.transaction(() => { for (let i = 1; i <= rows; i++) insert.run(`bench-${i}`, 10 + (i % 500), now - (rows - i) * 1000, now); })();
 db.close();
 
+// +contains on label and +order_by created: about 1% of the rows match.
+const FILTER = JSON.stringify({ label: { '+contains': '-99' }, '+order_by': 'created', '+order': 'desc' });
 const volumeExample = JSON.stringify(bundle.components.examples.VolumeCreateInRegion.value);
 const volumeAnswer = bundle.components.examples.Volume?.value ?? { id: 1 };
 const server = await spawnServer(dataDir);
@@ -126,7 +129,10 @@ try {
   [results.postServer, results.postMock] = await measure([
     subject('server', `${server.baseUrl}/volumes`, { method: 'POST', body: volumeExample }), subject('Prism mock', `${mock.baseUrl}/volumes`, { method: 'POST', body: volumeExample }),
   ]);
-  [results.listServer] = await measure([subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`)]);
+  [results.listServer, results.filteredServer] = await measure([
+    subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`),
+    subject('server filtered', `${server.baseUrl}/volumes?page=1&page_size=100`, { headers: { 'x-filter': FILTER } }),
+  ]);
   rss = rssMb(server.child.pid);
 } finally {
   await Promise.all([server.stop(), mock.stop(), bare.stop()]);
@@ -147,6 +153,8 @@ console.log('POST /v4/volumes (the spec\'s "inRegion" example: a volume with one
 for (const r of [results.postServer, results.postMock]) console.log(`  ${line(r)}`);
 console.log(`GET /v4/volumes?page=2&page_size=100 with ${rows} volumes stored`);
 console.log(`  ${line(results.listServer)}`);
+console.log(`GET /v4/volumes?page=1&page_size=100 with X-Filter ${FILTER}`);
+console.log(`  ${line(results.filteredServer)}`);
 console.log(`\nstart-up to GET /health = 200: median ${starts[1].toFixed(0)} ms on a new data directory (runs ${starts.map((s) => s.toFixed(0)).join(', ')} ms); ${restartMs.toFixed(0)} ms on the ${rows}-volume store`);
 console.log(`RSS of the server after the load: ${rss.toFixed(0)} MB`);
 console.log('\ntargets');

@@ -40,6 +40,17 @@ describe('X-Filter on the server', () => {
     expect(some.body).toMatchObject({ results: 2, pages: 1 });
   });
 
+  it('counts again after a write changes which rows match (the SQLite count is remembered only until then)', async () => {
+    const filter = { label: { '+contains': 'counted-' } };
+    expect((await filtered('/volumes', filter)).body.results).toBe(0);
+    const made = await t.as('full').post('/volumes', { label: 'counted-1', region: 'us-east' });
+    expect(made.status, made.text).toBe(200);
+    expect((await filtered('/volumes', filter)).body.results).toBe(1);
+    expect((await t.as('full').put(`/volumes/${made.body.id}`, { label: 'renamed' })).status).toBe(200);
+    expect((await filtered('/volumes', filter)).body.results).toBe(0);
+    expect((await t.as('full').delete(`/volumes/${made.body.id}`)).status).toBe(200);
+  });
+
   it('compares timestamps and matches null on nullable fields', async () => {
     const all = (await t.as('full').get('/volumes')).body.data;
     const created = all[0].created;

@@ -5,6 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import { FILTER_HEADER, FilterError, filterSpecs, parseFilter } from '@cloudapi/spec/filters';
 import type { FilterSpec, ParsedFilter } from '@cloudapi/spec/filters';
 import type { ErrorDetail } from '../errors.js';
+import type { Kysely } from 'kysely';
+import { isPostgres } from '../store/db.js';
 import type { Engine } from '../store/db.js';
 
 export interface ListFilter {
@@ -12,6 +14,8 @@ export interface ListFilter {
   spec: FilterSpec;
   parsed: ParsedFilter;
   engine: Engine;
+  /** The store's database, where the list's rows are counted. */
+  db: Kysely<any>;
 }
 
 const specsOfDocument = new WeakMap<object, Map<string, FilterSpec>>();
@@ -28,14 +32,14 @@ export function listFilterSpec(document: object, operationId: string): FilterSpe
  * Parses the request's X-Filter for `operationId` into `problems` (a 400) or beside `query`.
  * A header sent to an operation that takes none is ignored, as other unknown headers are.
  */
-export function readFilterHeader(document: object, operationId: string, request: FastifyRequest, query: object, engine: Engine, problems: ErrorDetail[]): void {
+export function readFilterHeader(document: object, operationId: string, request: FastifyRequest, query: object, db: Kysely<any>, problems: ErrorDetail[]): void {
   const raw = request.headers[FILTER_HEADER.toLowerCase()];
   if (raw === undefined) return;
   const spec = listFilterSpec(document, operationId);
   if (!spec) return;
   try {
     if (Array.isArray(raw)) throw new FilterError('was sent more than once: send one X-Filter header');
-    filterOfQuery.set(query, { operationId, spec, parsed: parseFilter(raw, spec), engine });
+    filterOfQuery.set(query, { operationId, spec, parsed: parseFilter(raw, spec), engine: isPostgres(db) ? 'postgres' : 'sqlite', db });
   } catch (error) {
     if (!(error instanceof FilterError)) throw error;
     problems.push({ field: FILTER_HEADER, reason: `${FILTER_HEADER} ${error.reason}` });

@@ -253,7 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const params = request.params as Record<string, unknown>;
         const query = { ...(request.query as Record<string, unknown>) };
         const problems = [...v.params(params), ...v.query(query)];
-        readFilterHeader(spec.document, op.operationId, request, query, store.engine, problems);
+        readFilterHeader(spec.document, op.operationId, request, query, store.db, problems);
         let body: unknown = request.body;
         const mediaType = op.requestBody && body !== undefined ? mediaTypeOf(request) : '';
         if (!op.requestBody) {

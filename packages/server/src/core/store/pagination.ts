@@ -5,6 +5,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import { filterOf } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
+import { countFilteredRows } from '../filtering/count.js';
 
 export interface PageRequest {
   page?: number;
@@ -45,7 +46,7 @@ export async function paginate<Row, Out>(
   // The list's X-Filter, when one was sent: pages are counted after filtering.
   const filter = filterOf(request);
   if (filter) query = applyFilter(query, filter);
-  const results = await countRows(query);
+  const results = filter ? await countFilteredRows(filter.db, query) : await countRows(query);
   const rows = offset < results ? await query.limit(size).offset(offset).execute() : [];
   return { data: await map(rows), page, pages: Math.ceil(results / size), results };
 }
