@@ -6,6 +6,7 @@ import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { ApiError } from './errors.js';
 import { serializePath } from './paths.js';
+import { filterHeader } from './filter.js';
 import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
 import type { ClientMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
@@ -185,8 +186,10 @@ export function createClient(options: ClientOptions): CloudApiClient {
   const GET = call('GET');
   const POST = call('POST');
 
-  async function* pages(path: string, init: AnyInit & PaginationOptions = {}) {
-    const { maxPages = 10_000, onStop, ...rest } = init;
+  async function* pages(path: string, init: AnyInit & PaginationOptions & { filter?: unknown } = {}) {
+    const { maxPages = 10_000, onStop, filter, ...rest } = init;
+    // The same filter on every page, or the pages would not add up.
+    if (filter !== undefined) rest.headers = openapiFetch.mergeHeaders(rest.headers as HeadersOptions, { 'X-Filter': filterHeader(filter) });
     let page = Number(rest.params?.query?.page ?? 1);
     let count = 0;
     let reason: PaginationStop['reason'] | '' = '';
@@ -214,11 +217,11 @@ export function createClient(options: ClientOptions): CloudApiClient {
     return stop;
   }
 
-  async function* paginate(path: string, init?: AnyInit & PaginationOptions) {
+  async function* paginate(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
     for await (const page of pages(path, init)) yield* page.data;
   }
 
-  async function listAll(path: string, init?: AnyInit & PaginationOptions) {
+  async function listAll(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
     const items: unknown[] = [];
     for await (const item of paginate(path, init)) items.push(item);
     return items;
