@@ -16,8 +16,12 @@ export type FilteredProbe = (header: string, label: string, checks: (answer: Ans
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The field of `item` to filter on, its value, and a part of it for +contains. */
-export function probeOf(spec: FilterSpec, item: unknown): { field: string; value: string; part: string } | null {
+/**
+ * The field of `item` to filter on and its value: text or a tag first (with a part of it for
+ * +contains), else any other non-null value (equality only; `part` null).
+ */
+export function probeOf(spec: FilterSpec, item: unknown): { field: string; value: unknown; part: string | null } | null {
+  let other: { field: string; value: unknown; part: null } | null = null;
   for (const [field, kind] of Object.entries(spec.fields)) {
     const actual = fieldValue(item, field);
     const value = kind.kind === 'tags' ? (Array.isArray(actual) ? actual.find((t) => typeof t === 'string' && t.length) : undefined) : actual;
@@ -26,8 +30,9 @@ export function probeOf(spec: FilterSpec, item: unknown): { field: string; value
       const part = value.length > 2 ? value.slice(1, -1) : value;
       return { field, value, part };
     }
+    if (other === null && kind.kind !== 'tags' && value !== null && value !== undefined) other = { field, value, part: null };
   }
-  return null;
+  return other;
 }
 
 function foundOnly(name: string, spec: FilterSpec, filter: object, walked: WalkedList | undefined, isTarget: (item: unknown) => boolean): Check {
@@ -75,12 +80,16 @@ export async function filterChecks(input: {
   const own = all.items.find((x) => isOwn(x.item))?.item;
   const chosen = own === undefined ? null : probeOf(spec, own);
   if (!chosen) {
-    checks.push(skip('X-Filter finds by equality', own === undefined ? 'no object this run created is in the list' : 'the object this run created has no text or tag value to filter on'));
+    checks.push(skip('X-Filter finds by equality', own === undefined ? 'no object this run created is in the list' : 'the object this run created holds no filterable value'));
   } else {
     const equal = { [chosen.field]: chosen.value };
     checks.push(foundOnly('X-Filter finds by equality', spec, equal, await walk(encodeFilterHeader(equal), `X-Filter ${JSON.stringify(equal)}`), isOwn));
-    const contains = { [chosen.field]: { '+contains': chosen.part } };
-    checks.push(foundOnly('X-Filter finds by +contains', spec, contains, await walk(encodeFilterHeader(contains), `X-Filter ${JSON.stringify(contains)}`), isOwn));
+    if (chosen.part === null) {
+      checks.push(skip('X-Filter finds by +contains', `no text or tag field holds a value on the object this run created (filtered by ${chosen.field})`));
+    } else {
+      const contains = { [chosen.field]: { '+contains': chosen.part } };
+      checks.push(foundOnly('X-Filter finds by +contains', spec, contains, await walk(encodeFilterHeader(contains), `X-Filter ${JSON.stringify(contains)}`), isOwn));
+    }
   }
   // Ordered against the list's default (ascending ids): descending, by a field items differ in.
   const by = ['created', 'id', ...spec.orderable].find((f) => spec.orderable.includes(f))!;
