@@ -357,7 +357,7 @@ function valueSchema(kind) {
   const described = kind.kind === 'tags' ? 'A tag the item has, or one operator' : 'The value to match, or one operator';
   return {
     description: `${described}: ${OPERATORS[kind.kind].join(', ')}.`,
-    anyOf: [kind.kind === 'tags' ? { type: 'string' } : scalar, { type: 'object', properties, minProperties: 1, maxProperties: 1, additionalProperties: false }],
+    anyOf: [kind.kind === 'tags' ? { type: 'string' } : scalar, { title: 'X-Filter operator', type: 'object', properties, minProperties: 1, maxProperties: 1, additionalProperties: false }],
   };
 }
 
@@ -375,12 +375,14 @@ export function filterSchemas(spec) {
     '+or': { ...nested, description: 'At least one of these filters must hold.' },
   };
   const clause = {
+    title: `X-Filter clause of ${spec.operationId}`,
     type: 'object',
     description: `A filter inside \`+and\` or \`+or\` of ${spec.operationId}: the same fields and operators, without ordering.`,
     properties: { ...fields, ...logic },
     additionalProperties: false,
   };
   const top = {
+    title: `X-Filter of ${spec.operationId}`,
     type: 'object',
     description: `The \`X-Filter\` of ${spec.operationId}. Filterable fields: ${Object.keys(spec.fields).map((f) => `\`${f}\``).join(', ')}; ordering by ${spec.orderable.map((f) => `\`${f}\``).join(', ')}. See "Filtering and sorting".`,
     properties: {

@@ -6,11 +6,12 @@
 // x-filterable: true}`), and resolving drops the siblings of a `$ref`. So it reads the bundle,
 // whose references all point inside the document, and skips operations it cannot follow.
 const HEADER = 'X-Filter';
+const EXTERNAL = Object.freeze({ external: true }); // a reference to another file: not followed here
 
 function follow(root, node) {
   let at = node;
   for (let i = 0; at && typeof at.$ref === 'string' && i < 16; i++) {
-    if (!at.$ref.startsWith('#/')) return undefined;
+    if (!at.$ref.startsWith('#/')) return EXTERNAL;
     at = at.$ref.slice(2).split('/').reduce((o, k) => (o ? o[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
   }
   return at;
@@ -18,6 +19,7 @@ function follow(root, node) {
 
 function properties(root, node, seen = new Set()) {
   const schema = follow(root, node);
+  if (schema === EXTERNAL) throw EXTERNAL;
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
   seen.add(schema);
   const out = {};
@@ -26,14 +28,25 @@ function properties(root, node, seen = new Set()) {
 }
 
 export default function filterHeader(operation, options, context) {
+  try {
+    return check(operation, context);
+  } catch (error) {
+    if (error === EXTERNAL) return []; // a source file: the bundle is checked instead
+    throw error;
+  }
+}
+
+function check(operation, context) {
   if (!operation || typeof operation !== 'object' || context.path[2] !== 'get') return [];
   const root = context.document.data;
   const ok = follow(root, operation.responses && operation.responses['200']);
+  if (ok === EXTERNAL) return [];
   const media = ok && ok.content && ok.content['application/json'];
   if (!media) return [];
   const envelope = properties(root, media.schema);
   if (!envelope.data || !envelope.page || !envelope.pages || !envelope.results) return [];
   const data = follow(root, envelope.data);
+  if (data === EXTERNAL) return [];
   if (!data || !data.items) return [];
   const marked = Object.entries(properties(root, data.items))
     .filter(([, raw]) => raw && (raw['x-filterable'] === true || (follow(root, raw) || {})['x-filterable'] === true))
