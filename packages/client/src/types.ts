@@ -117,5 +117,13 @@ export interface FilterOption<P extends ListPath> {
 
 export type ListInit<P extends ListPath> = CallInit<Operation<P, 'get'>> & PaginationOptions & FilterOption<P>;
 
+/** `client.GET`: as `ClientMethod<'get'>`, with `filter` on the lists that take X-Filter. */
+export type GetMethod = <P extends GetPath>(
+  url: P,
+  ...init: P extends ListPath
+    ? RequiredKeysOf<CallInit<Operation<P, 'get'>>> extends never ? [init?: CallInit<Operation<P, 'get'>> & FilterOption<P>] : [init: CallInit<Operation<P, 'get'>> & FilterOption<P>]
+    : CallInitParam<Operation<P, 'get'>>
+) => Promise<ApiResult<Operation<P, 'get'>>>;
+
 /** The options argument, optional unless the path has parameters. */
 export type ListInitParam<P extends ListPath> = RequiredKeysOf<ListInit<P>> extends never ? [init?: ListInit<P>] : [init: ListInit<P>];

@@ -47,6 +47,12 @@ describe('pagination', () => {
     expect(JSON.parse(sent[0] as string)).toEqual(filter);
   });
 
+  it('sends a GET\'s filter as X-Filter', async () => {
+    const client = await clientFor(regionList(3));
+    await client.GET('/volumes', { filter: { tags: 'prod' } });
+    expect(server!.requests[0]!.headers['x-filter']).toBe('{"tags":"prod"}');
+  });
+
   it('iterates lazily: breaking out after the first items fetches no further page', async () => {
     const client = await clientFor(regionList(60));
     const first = [];
