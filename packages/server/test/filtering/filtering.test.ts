@@ -61,6 +61,25 @@ describe('X-Filter on the server', () => {
     expect(contacts.status, contacts.text).toBe(200);
   });
 
+  it('matches null and compares timestamps in SQL, at whole seconds', async () => {
+    const contact = (name: string, group: string | null) => t.as('full').post('/managed/contacts', { name, email: `${name}@example.org`, group, phone: { primary: '555-0100', secondary: null } });
+    for (const [name, group] of [['nogroup', null], ['oncall', 'on-call']] as const) expect((await contact(name, group)).status).toBe(200);
+    const names = (answer: { body: any }) => answer.body.data.map((c: any) => c.name);
+    expect(names(await filtered('/managed/contacts', { group: null }))).toEqual(['nogroup']);
+    expect(names(await filtered('/managed/contacts', { group: { '+neq': null } }))).toEqual(['oncall']);
+    expect(names(await filtered('/managed/contacts', { group: { '+neq': 'on-call' } }))).toEqual(['nogroup']);
+    const opened = await t.as('full').post('/support/tickets', { summary: 'Filter me please', description: 'A ticket for the X-Filter test of timestamps.' });
+    expect(opened.status, opened.text).toBe(200);
+    const at = opened.body.opened as string;
+    const ids = (answer: { body: any }) => answer.body.data.map((x: any) => x.id);
+    expect(ids(await filtered('/support/tickets', { opened: at }))).toEqual([opened.body.id]);
+    expect(ids(await filtered('/support/tickets', { opened: { '+gte': at }, closed: null }))).toEqual([opened.body.id]);
+    expect(ids(await filtered('/support/tickets', { opened: { '+lte': at } }))).toEqual([opened.body.id]);
+    expect(ids(await filtered('/support/tickets', { opened: { '+gt': at } }))).toEqual([]);
+    expect(ids(await filtered('/support/tickets', { opened: { '+lt': at } }))).toEqual([]);
+    expect(ids(await filtered('/support/tickets', { opened: { '+neq': at } }))).toEqual([]);
+  });
+
   it.each([
     ['malformed JSON', '{"label":', /not valid JSON/],
     ['a field that is not filterable', { size: 20 }, /"size" is not a filterable field/],
