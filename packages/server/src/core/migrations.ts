@@ -2,7 +2,6 @@
 import type { Kysely } from 'kysely';
 import { keyedOnly, valueIn } from './store/migration-kit.js';
 import type { Migrations } from './store/migrations.js';
-import { filterMigrations } from './filtering/migrations.js';
 
 export const coreMigrations: Migrations = {
   '202611231600_core_grants_and_tags': {
@@ -27,6 +26,4 @@ export const coreMigrations: Migrations = {
       await db.schema.createIndex('taggings_object').on('taggings').columns(['kind', 'object_id']).execute();
     },
   },
-  // Indexes for X-Filter (core/filtering/migrations.ts).
-  ...filterMigrations,
 };

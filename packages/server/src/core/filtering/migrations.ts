@@ -19,7 +19,10 @@ export const FILTER_INDEXES: readonly (readonly [table: string, column: string])
 export const filterMigrations: Migrations = {
   '202611271200_core_filter_indexes': {
     async up(db: Kysely<any>) {
+      // A server built with fewer areas has fewer tables: index those it has.
+      const tables = new Set((await db.introspection.getTables()).map((t) => t.name));
       for (const [table, column] of FILTER_INDEXES) {
+        if (!tables.has(table)) continue;
         await db.schema.createIndex(`${table}_filter_${column}`).ifNotExists().on(table).column(column).execute();
       }
     },
