@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { BaseResolver, bundle, getLineColLocation, loadConfig, stringifyYaml } from '@redocly/openapi-core';
 
 import { downConvert } from '../lib/down-convert.mjs';
+import { specializeFilterParameters } from '../lib/filters.mjs';
 
 export { writeAtomically } from '../lib/files.mjs';
 
@@ -98,6 +99,8 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
         throw new BundleError([...new Set(lines)].join('\n'));
       }
       const parsed = result.bundle.parsed;
+      // Each list's X-Filter gets a schema of exactly its marked fields (lib/filters.mjs).
+      specializeFilterParameters(parsed);
       const document = Object.assign(Object.fromEntries(TOP_LEVEL_ORDER.filter((k) => k in parsed).map((k) => [k, parsed[k]])), parsed);
       const yaml = stringifyYaml(document, { noRefs: true, lineWidth: -1 });
       const json = `${JSON.stringify(document, null, 2)}\n`;

@@ -8,7 +8,7 @@ import { ApiError } from './errors.js';
 import { serializePath } from './paths.js';
 import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
-import type { ClientMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
+import type { ClientMethod, GetMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
 
 // openapi-fetch exports createClient only as its default. Its CommonJS file sets `exports.default`,
 // which our CommonJS build (Node's interop: the default import is `module.exports`) finds one level down.
@@ -55,7 +55,7 @@ export interface UploadOptions {
 
 export interface CloudApiClient {
   /** Call a GET operation: `client.GET("/volumes/{volumeId}", { params: { path: { volumeId } } })`. */
-  GET: ClientMethod<'get'>;
+  GET: GetMethod;
   /** Call a POST operation: `client.POST("/volumes", { body })`. */
   POST: ClientMethod<'post'>;
   /** Call a PUT operation. */
@@ -128,7 +128,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
   // the body has been read. openapi-fetch reads the body as text; the call decides what it is.
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE'): AnyCall => {
     const send = base[method] as unknown as AnyCall;
-    return async (url, init = {}) => {
+    return async (url, { filter, ...init } = {}) => {
       const operation = `${method} ${url}`;
       const callerSignal = init.signal as AbortSignal | null | undefined;
       const custom = (init.fetch as Fetch | undefined) ?? options.fetch;
@@ -163,6 +163,9 @@ export function createClient(options: ClientOptions): CloudApiClient {
       // operations take multipart bodies, sent as FormData (fetch writes the boundary).
       if (init.body !== undefined && requestMediaTypes[operation] === 'multipart/form-data') own.body = toFormData(init.body);
       if (tokenFunction) own.headers = openapiFetch.mergeHeaders(bearer(await tokenFunction()), init.headers as HeadersOptions);
+      // A list's typed `filter` travels as the X-Filter header.
+      // JSON with `\uXXXX` past ASCII: a header value carries bytes, and raw UTF-8 would arrive as Latin-1.
+      if (filter !== undefined) own.headers = openapiFetch.mergeHeaders(own.headers as HeadersOptions, { 'X-Filter': JSON.stringify(filter).replace(/[^ -~]/g, (c) => `\\u${(c.charCodeAt(0) + 65536).toString(16).slice(1)}`) });
       try {
         const { data, error, response } = await send(url, own);
         if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };
@@ -185,7 +188,8 @@ export function createClient(options: ClientOptions): CloudApiClient {
   const GET = call('GET');
   const POST = call('POST');
 
-  async function* pages(path: string, init: AnyInit & PaginationOptions = {}) {
+  async function* pages(path: string, init: AnyInit & PaginationOptions & { filter?: unknown } = {}) {
+    // `filter` stays in `rest`: every page is asked with it, or the pages would not add up.
     const { maxPages = 10_000, onStop, ...rest } = init;
     let page = Number(rest.params?.query?.page ?? 1);
     let count = 0;
@@ -214,11 +218,11 @@ export function createClient(options: ClientOptions): CloudApiClient {
     return stop;
   }
 
-  async function* paginate(path: string, init?: AnyInit & PaginationOptions) {
+  async function* paginate(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
     for await (const page of pages(path, init)) yield* page.data;
   }
 
-  async function listAll(path: string, init?: AnyInit & PaginationOptions) {
+  async function listAll(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
     const items: unknown[] = [];
     for await (const item of paginate(path, init)) items.push(item);
     return items;

@@ -7,7 +7,7 @@ export { MAX_REDIRECTS } from './redirects.js';
 export { backoffDelay, MAX_RETRIES, parseRetryAfter, RETRY_DEFAULTS } from './retry.js';
 export type { RetryEvent, RetryOptions } from './retry.js';
 export type {
-  ApiResult, CallInit, ClientMethod, ListInit, ListItem, ListPage, ListPath, MultipartBody, Operation, Page, PaginationOptions, PaginationStop, SuccessBody,
+  ApiResult, CallInit, ClientMethod, FilterOption, GetMethod, ListFilter, ListInit, ListItem, ListPage, ListPath, MultipartBody, Operation, Page, PaginationOptions, PaginationStop, SuccessBody,
 } from './types.js';
 export type { Middleware } from 'openapi-fetch';
 // The generated types, so one import serves both: `import { createClient, type Volume } from "@cloudapi/client"`.

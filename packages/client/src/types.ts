@@ -1,6 +1,6 @@
 // The types of the client's methods: openapi-fetch's call shape, with `error` an `ApiError`, and
 // the list operations, found from their response shape.
-import type { paths } from '@cloudapi/types';
+import type { ListFilters, paths } from '@cloudapi/types';
 import type { ParamsOption, RequestOptions } from 'openapi-fetch';
 import type {
   HttpMethod, IsOperationRequestBodyOptional, OperationRequestBodyContent, PathsWithMethod, RequiredKeysOf, ResponseObjectMap,
@@ -107,7 +107,23 @@ export interface PaginationOptions {
 }
 
 /** The options of a list call (`params.query.page` is where the walk starts, 1 by default). */
-export type ListInit<P extends ListPath> = CallInit<Operation<P, 'get'>> & PaginationOptions;
+/** The `X-Filter` of a list path (its filterable fields and their operators), or never. */
+export type ListFilter<P extends ListPath> = P extends keyof ListFilters ? ListFilters[P] : never;
+
+/** `filter`: sent as the `X-Filter` header with every page; only on lists that take one. */
+export interface FilterOption<P extends ListPath> {
+  filter?: ListFilter<P>;
+}
+
+export type ListInit<P extends ListPath> = CallInit<Operation<P, 'get'>> & PaginationOptions & FilterOption<P>;
+
+/** `client.GET`: as `ClientMethod<'get'>`, with `filter` on the lists that take X-Filter. */
+export type GetMethod = <P extends GetPath>(
+  url: P,
+  ...init: P extends ListPath
+    ? RequiredKeysOf<CallInit<Operation<P, 'get'>>> extends never ? [init?: CallInit<Operation<P, 'get'>> & FilterOption<P>] : [init: CallInit<Operation<P, 'get'>> & FilterOption<P>]
+    : CallInitParam<Operation<P, 'get'>>
+) => Promise<ApiResult<Operation<P, 'get'>>>;
 
 /** The options argument, optional unless the path has parameters. */
 export type ListInitParam<P extends ListPath> = RequiredKeysOf<ListInit<P>> extends never ? [init?: ListInit<P>] : [init: ListInit<P>];

@@ -36,6 +36,23 @@ describe('pagination', () => {
     expect(server!.requests.every((r) => r.url.pathname === '/v4/regions')).toBe(true);
   });
 
+  it('sends the filter as X-Filter, JSON with escapes past ASCII, with every page', async () => {
+    const client = await clientFor(regionList(60));
+    const filter = { label: { '+contains': 'données' }, '+order_by': 'label' as const };
+    // The local server answers regions for any list: only what the client sends is checked here.
+    await client.listAll('/volumes', { params: { query: { page_size: 25 } }, filter });
+    const sent = server!.requests.map((r) => r.headers['x-filter']);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent)).toEqual(new Set(['{"label":{"+contains":"donn\\u00e9es"},"+order_by":"label"}']));
+    expect(JSON.parse(sent[0] as string)).toEqual(filter);
+  });
+
+  it('sends a GET\'s filter as X-Filter', async () => {
+    const client = await clientFor(regionList(3));
+    await client.GET('/volumes', { filter: { tags: 'prod' } });
+    expect(server!.requests[0]!.headers['x-filter']).toBe('{"tags":"prod"}');
+  });
+
   it('iterates lazily: breaking out after the first items fetches no further page', async () => {
     const client = await clientFor(regionList(60));
     const first = [];

@@ -16,6 +16,8 @@ import { type Answer, type OutgoingRequest, type Redact, send, toCurl, type Tran
 import { isJsonMedia, loadDocument, modelOperations, type Operation, parameterExamples, pathParameterNames, valueAt } from './model.js';
 import { checkUrls, ObjectBook, objectReference, objectSites, removeObjects, type UrlTools, type UrlUse, writeObject } from './objects.js';
 import { type Auth, buildRequest, type BodyValue, type Params } from './requests.js';
+import { FILTER_HEADER, filterSpecs as filterSpecsOf } from '@cloudapi/spec/filters';
+import { filterChecks } from './filter-checks.js';
 import { evaluate, type ExchangeView, keyMatch, type Resource, ResourceRegistry, resourceKinds, sameBindings } from './resources.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
@@ -860,12 +862,12 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   }
 
   /** Walks every page of a list at the smallest page size; returns the items with their page, or undefined. */
-  async function walk(list: Operation, pathValues: Record<string, unknown>, into: RequestRecord[], label: string): Promise<{ items: { item: unknown; page: number }[]; total?: number; pages: number; complete: boolean } | undefined> {
-    let params: Params = { path: { ...pathValues }, query: {}, header: {} };
+  async function walk(list: Operation, pathValues: Record<string, unknown>, into: RequestRecord[], label: string, header: Record<string, string> = {}): Promise<{ items: { item: unknown; page: number }[]; total?: number; pages: number; complete: boolean } | undefined> {
+    let params: Params = { path: { ...pathValues }, query: {}, header: { ...header } };
     if (!pathParameterNames(list.path).every((n) => pathValues[n] !== undefined)) {
       const bound = await paramsFor(list, into);
       if (bound.missing) return undefined;
-      params = { path: bound.params.path, query: {}, header: {} };
+      params = { path: bound.params.path, query: {}, header: { ...header } };
     }
     const sizeParameter = list.parameters.find((p) => p.name === 'page_size');
     const smallest = sizeParameter ? resolve(sizeParameter.schema)?.minimum : undefined;
@@ -1274,6 +1276,17 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
       if (repeated.length) problems.push(`${repeated.length} item(s) came twice while walking the pages (first: ${repeated[0]})`);
       if (walked.complete && walked.total !== undefined && walked.items.length !== walked.total) problems.push(`the pages held ${walked.items.length} items, but results says ${walked.total}`);
       result.requests.push({ label: `every page of ${list.id}`, kind: 'pagination', checks: [problems.length ? fail('each item once across the pages', problems.join('; ')) : pass('each item once across the pages', `${walked.items.length} items on ${walked.pages} page(s)`)] });
+      // X-Filter on lists whose items have filterable fields (src/filter-checks.ts).
+      const spec = filterSpecsOf(document).get(list.id);
+      if (!spec || !kind) continue;
+      const checks = await filterChecks({
+        spec,
+        all: walked,
+        isOwn: (item) => registry.made(kind, item),
+        walk: (text, label) => walk(list, params.path, result.requests, label, { [FILTER_HEADER]: text }),
+        probe: async (text, label, check) => { await exchange(list, result.requests, label, 'negative', { params: { path: params.path, query: {}, header: { [FILTER_HEADER]: text } }, auth: authFor(list) }, check); },
+      });
+      result.requests.push({ label: `X-Filter of ${list.id}`, kind: 'pagination', checks });
     }
   }
 

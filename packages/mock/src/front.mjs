@@ -18,6 +18,7 @@ import http from 'node:http';
 import { isJsonType, jsonProblem, readBody } from './body.mjs';
 import { detailsOf, fromProblem, violation } from './errors.mjs';
 import { createCorsPolicy } from './cors.mjs';
+import { filterPageBody, readListFilter, withoutFilter } from './filter.mjs';
 import { checkPreferences } from './prefer.mjs';
 import { canonicalMultipart } from './multipart.mjs';
 import { allowedMethods } from './routes.mjs';
@@ -154,6 +155,19 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
       askedExample = preferences.example !== undefined;
     }
 
+    // X-Filter: refused here when bad (as the server does), applied to the page Prism answers.
+    let listFilter = null;
+    if (mode === 'mock' && op) {
+      const read = readListFilter(current().filters, op, headers);
+      if (read.error) {
+        answer(req, res, 400, [read.error], { violations: [violation(['request', 'header', 'x-filter'], 'FILTER', read.error.reason)] });
+        req.resume();
+        return;
+      }
+      listFilter = read.filter;
+      if (listFilter) headers = withoutFilter(headers);
+    }
+
     // Prism takes a JSON body parsed, any other body as text, and no body as null.
     let body = null;
     let raw;
@@ -197,7 +211,7 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     } catch (error) {
       result = { status: 500, headers: {}, violations: [], problem: { type: error.name, detail: error.message } };
     }
-    relay(req, res, result, { method, op, raw, body, askedExample });
+    relay(req, res, result, { method, op, raw, body, askedExample, listFilter });
   }
 
   function relay(req, res, result, exchange) {
@@ -219,7 +233,8 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
       answer(req, res, 400, explain(detailsOf(requestViolations, exchange.op?.parameters), requestViolations, exchange), { violations, headers: passOn });
       return;
     }
-    const body = result.body === undefined ? undefined : Buffer.from(result.body);
+    const text = exchange.listFilter && status === 200 && result.body !== undefined ? filterPageBody(result.body, exchange.listFilter) : result.body;
+    const body = text === undefined ? undefined : Buffer.from(text);
     res.writeHead(status, {
       ...corsHeaders(req),
       ...result.headers,

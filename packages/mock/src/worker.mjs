@@ -11,6 +11,7 @@ import { createEngine } from './engine.mjs';
 import { createFrontServer } from './front.mjs';
 import { createRoutes } from './routes.mjs';
 import { judge } from './verdict.mjs';
+import { filterSpecs } from '@cloudapi/spec/filters';
 
 const options = JSON.parse(process.argv[2]);
 
@@ -24,7 +25,7 @@ async function load() {
   const document = JSON.parse(text);
   const simplest = Object.keys(document.paths ?? {}).find((path) => !path.includes('{') && document.paths[path].get);
   if (simplest && !options.upstream) await engine.answer({ method: 'GET', url: simplest, headers: {}, body: null });
-  return { engine, routes: createRoutes(document) };
+  return { engine, routes: createRoutes(document), filters: filterSpecs(document) };
 }
 
 let served = await load();

@@ -4,7 +4,8 @@
 // and are loaded in turns, in BENCH_ROUNDS short slices each, so that a change in the machine's
 // load during the run weighs on all of them alike; each figure is the total requests over the
 // total time, latencies the median of the slices. Prints figures and the ratios of the targets;
-// asserts nothing. BENCH_SECONDS (default 10, per subject and case), BENCH_ROUNDS (default 5),
+// asserts nothing. The list cases (page 2 unfiltered, and page 1 with an X-Filter: +contains on
+// label, ordered by created) run first, on exactly BENCH_ROWS volumes. BENCH_SECONDS (default 10, per subject and case), BENCH_ROUNDS (default 5),
 // BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 100000 volumes stored for the list case).
 // Last, the worst stall another client sees while the largest valid requests run (scripts/stall.mjs).
 import { spawn } from 'node:child_process';
@@ -74,8 +75,8 @@ function rssMb(pid) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One subject of a case: `rounds` slices of autocannon, summed. */
-function subject(name, url, { method = 'GET', body } = {}) {
-  const headers = { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) };
+function subject(name, url, { method = 'GET', body, headers: extra = {} } = {}) {
+  const headers = { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}), ...extra };
   const slices = [];
   return {
     name,
@@ -113,9 +114,12 @@ const db = new Database(path.join(dataDir, 'cloudapi.sqlite'));
 const now = Date.now();
 const insert = db.prepare(`insert into volumes (label, size, region, compute_id, config_id, status, next_status, transition_at, created, updated)
   values (?, ?, 'us-east', null, null, 'active', null, null, ?, ?)`);
-db.transaction(() => { for (let i = 1; i <= rows; i++) insert.run(`bench-${i}`, 10 + (i % 500), now, now); })();
+// Creation times a second apart, so ordering by `created` has work to do.
+db.transaction(() => { for (let i = 1; i <= rows; i++) insert.run(`bench-${i}`, 10 + (i % 500), now - (rows - i) * 1000, now); })();
 db.close();
 
+// +contains on label and +order_by created: about 1% of the rows match.
+const FILTER = JSON.stringify({ label: { '+contains': '-99' }, '+order_by': 'created', '+order': 'desc' });
 const volumeExample = JSON.stringify(bundle.components.examples.VolumeCreateInRegion.value);
 const volumeAnswer = bundle.components.examples.Volume?.value ?? { id: 1 };
 const server = await spawnServer(dataDir);
@@ -126,13 +130,17 @@ const results = {};
 let rss;
 try {
   const id = Math.floor(rows / 2);
+  // The lists first, while the store holds exactly `rows` volumes (the POST case adds more).
+  [results.listServer, results.filteredServer] = await measure([
+    subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`),
+    subject('server filtered', `${server.baseUrl}/volumes?page=1&page_size=100`, { headers: { 'x-filter': FILTER } }),
+  ]);
   [results.getServer, results.getMock, results.getBare] = await measure([
     subject('server', `${server.baseUrl}/volumes/${id}`), subject('Prism mock', `${mock.baseUrl}/volumes/12345`), subject('bare node:http', `${bare.baseUrl}/volumes/12345`),
   ]);
   [results.postServer, results.postMock] = await measure([
     subject('server', `${server.baseUrl}/volumes`, { method: 'POST', body: volumeExample }), subject('Prism mock', `${mock.baseUrl}/volumes`, { method: 'POST', body: volumeExample }),
   ]);
-  [results.listServer] = await measure([subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`)]);
   rss = rssMb(server.child.pid);
   results.stall = await measureStall({ baseUrl: server.baseUrl, token: TOKEN, durationMs: Math.max(2000, (seconds * 1000) / 2) });
 } finally {
@@ -154,6 +162,8 @@ console.log('POST /v4/volumes (the spec\'s "inRegion" example: a volume with one
 for (const r of [results.postServer, results.postMock]) console.log(`  ${line(r)}`);
 console.log(`GET /v4/volumes?page=2&page_size=100 with ${rows} volumes stored`);
 console.log(`  ${line(results.listServer)}`);
+console.log(`GET /v4/volumes?page=1&page_size=100 with X-Filter ${FILTER}`);
+console.log(`  ${line(results.filteredServer)}`);
 console.log(`\nstart-up to GET /health = 200: median ${starts[1].toFixed(0)} ms on a new data directory (runs ${starts.map((s) => s.toFixed(0)).join(', ')} ms); ${restartMs.toFixed(0)} ms on the ${rows}-volume store`);
 console.log(`RSS of the server after the load: ${rss.toFixed(0)} MB`);
 const { stall } = results;
@@ -164,6 +174,7 @@ console.log(`  ${verdict(getVsMock >= 25)} GET:  ${getVsMock.toFixed(1)}× Prism
 console.log(`  ${verdict(getVsBare >= 0.4)} GET:  ${(getVsBare * 100).toFixed(0)}% of bare node:http (target ≥ 40%)`);
 console.log(`  ${verdict(postVsMock >= 10)} POST: ${postVsMock.toFixed(1)}× Prism's req/s (target ≥ 10×)`);
 console.log(`  ${verdict(results.listServer.p99 <= 25)} list page 2 at ${rows} rows: p99 ${results.listServer.p99} ms (target ≤ 25 ms)`);
+console.log(`  ${verdict(results.filteredServer.p99 <= 25)} filtered and ordered list at ${rows} rows: p99 ${results.filteredServer.p99} ms (target ≤ 25 ms)`);
 console.log(`  ${verdict(starts[1] <= 1500)} start-up: ${starts[1].toFixed(0)} ms (target ≤ 1500 ms)`);
 console.log(`  ${verdict(rss <= 250)} RSS: ${rss.toFixed(0)} MB (target ≤ 250 MB)`);
 console.log(`  ${verdict(stall.p99 < 50)} another client's p99 while the largest valid requests run: ${stall.p99.toFixed(1)} ms (target < 50 ms; worst stall ${stall.worst.toFixed(1)} ms)`);

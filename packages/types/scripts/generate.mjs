@@ -53,6 +53,22 @@ export function requestMediaTypesOf(bundle) {
   return out;
 }
 
+/**
+ * `ListFilters`: the X-Filter of each list path, `"/volumes": components["schemas"]["ListVolumesFilter"]`,
+ * from the header parameter whose schema the spec's bundle step generated from the x-filterable marks.
+ */
+export function listFiltersDeclaration(bundle) {
+  const entries = [];
+  for (const [apiPath, item] of Object.entries(bundle.paths || {})) {
+    for (const raw of (item && item.get && item.get.parameters) || []) {
+      const parameter = raw.$ref ? raw.$ref.split('/').slice(1).reduce((node, key) => node[key], bundle) : raw;
+      const ref = parameter.in === 'header' && parameter.name === 'X-Filter' && parameter.content?.['application/json']?.schema?.$ref;
+      if (ref) entries.push(`    ${JSON.stringify(apiPath)}: components["schemas"][${JSON.stringify(ref.split('/').pop())}];`);
+    }
+  }
+  return `\n/** The \`X-Filter\` of each list path that takes one: its filterable fields and their operators. */\nexport interface ListFilters {\n${entries.join('\n')}\n}\n`;
+}
+
 function writeAtomically(file, text) {
   writeFileSync(`${file}.tmp`, text);
   renameSync(`${file}.tmp`, file);
@@ -67,7 +83,7 @@ async function main() {
   const dist = path.join(packageDir, 'dist');
   mkdirSync(dist, { recursive: true });
   const mediaTypes = JSON.stringify(requestMediaTypesOf(bundle), null, 2);
-  const runtimeDeclaration = '\n/** The media type of each request body that is not JSON, by `METHOD /path`. */\nexport declare const requestMediaTypes: Readonly<Record<string, string>>;\n';
+  const runtimeDeclaration = listFiltersDeclaration(bundle) + '\n/** The media type of each request body that is not JSON, by `METHOD /path`. */\nexport declare const requestMediaTypes: Readonly<Record<string, string>>;\n';
   writeAtomically(path.join(dist, 'index.d.ts'), header + declarations + runtimeDeclaration);
   writeAtomically(path.join(dist, 'index.d.cts'), header + declarations + runtimeDeclaration);
   writeAtomically(path.join(dist, 'index.js'), `${header}export const requestMediaTypes = Object.freeze(${mediaTypes});\n`);

@@ -2,6 +2,7 @@
 // and the services they provide. Conflicts (two handlers for one operation, a handler for an
 // operation that is also listed as not implemented) stop start-up.
 import type { Area, HandlerOptions } from './area.js';
+import { filterMigrations } from './filtering/migrations.js';
 import { coreMigrations } from './migrations.js';
 import { noComputes } from './services.js';
 import type { Services, TaggableKind } from './services.js';
@@ -35,6 +36,8 @@ export function buildRegistry(areas: Area[], notYetImplemented: Record<string, s
   const migrations = collectMigrations([
     { area: 'core', migrations: coreMigrations },
     ...areas.map((area) => ({ area: area.name, migrations: area.migrations ?? {} })),
+    // Indexes for X-Filter on the areas' tables, after them (core/filtering/migrations.ts).
+    { area: 'core', migrations: filterMigrations },
   ]);
   return { areas, handlers, migrations, services };
 }

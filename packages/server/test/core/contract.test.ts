@@ -28,6 +28,13 @@ describe('contract kit', () => {
     if (Object.keys(waivers).length === 0) expect(result.ok, report).toBe(true);
     const notValidated = result.operations.filter((op: any) => !op.successValidated).map((op: any) => op.operationId).sort();
     expect(notValidated, report).toEqual(Object.keys(waivers).sort());
+    // The X-Filter checks ran on the lists with filterable fields, and passed.
+    const filterChecks = result.operations.flatMap((op: any) => op.requests.flatMap((r: any) => r.checks.filter((c: any) => c.name.startsWith('X-Filter')).map((c: any) => `${op.operationId} › ${c.name}: ${c.outcome}`)));
+    expect(filterChecks.filter((c: string) => c.endsWith(': fail')), report).toEqual([]);
+    console.log(`X-Filter checks of the kit on ${t.engine}: ${filterChecks.filter((c: string) => c.endsWith(': pass')).length} passed, skipped: ${filterChecks.filter((c: string) => c.endsWith(': skip')).join('; ') || 'none'}`);
+    for (const name of ['finds by equality', 'finds by +contains', 'order holds across pages', 'refuses a field that is not filterable']) {
+      expect(filterChecks, name).toContain(`listVolumes › X-Filter ${name}: pass`);
+    }
     const spec = describeBundle(loadBundle());
     expect(result.coverage.selected).toBe(tags.flatMap((tag) => spec.operationsByTag.get(tag) ?? []).length);
   });

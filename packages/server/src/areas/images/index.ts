@@ -13,6 +13,8 @@ import { countRows, pageBounds } from '../../core/store/pagination.js';
 import { IMAGE_ENTITY, migrations, notExpired, rowIdOf, toImage, UPLOAD_WINDOW_MS } from './store.js';
 import type { Image, ImageRow } from './store.js';
 import { UPLOAD_PATH, uploadRoutes } from './upload.js';
+import { filterOf } from '../../core/filtering/header.js';
+import { filteredImages } from './filtered.js';
 
 /** The private image `private/<n>` as a row, or 404 (also when the caller has no token). */
 async function privateImage(ctx: Pick<HandlerContext, 'db' | 'auth' | 'clock'>, imageId: string, trx?: Trx): Promise<ImageRow> {
@@ -39,6 +41,8 @@ export default defineArea({
     // Public images first (the catalogue's order), then private ones by id; private ones only
     // with a token. One page may span both: the private part is a LIMIT/OFFSET query.
     listImages: async (ctx) => {
+      const filter = filterOf(ctx.query);
+      if (filter) return filteredImages(ctx, filter);
       const publicImages = ctx.catalogue.images;
       const { page, size, offset } = pageBounds(ctx.query);
       const privateQuery = ctx.db.selectFrom('images').selectAll().where(notExpired(ctx.clock.now())).orderBy('id');

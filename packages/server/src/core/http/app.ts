@@ -21,6 +21,7 @@ import { installCors } from './cors.js';
 import { afterAnswersInFlight, oneAtATime, oneHost } from './connection.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
+import { readFilterHeader } from '../filtering/header.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB; larger JSON bodies answer 413
 const MAX_JSON_DEPTH = 64;
@@ -332,6 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const params = request.params as Record<string, unknown>;
         const query = { ...(request.query as Record<string, unknown>) };
         const problems = [...v.params(params), ...v.query(query)];
+        readFilterHeader(spec.document, op.operationId, request, query, store.db, problems);
         let body: unknown = request.body;
         const mediaType = op.requestBody && body !== undefined ? mediaTypeOf(request) : '';
         if (!op.requestBody) {

@@ -3,6 +3,9 @@
 // from SQL with LIMIT/OFFSET, never by loading a table. A page past the last answers an empty
 // `data` with the real `pages` and `results` (spec/DECISIONS.md, section 8).
 import type { SelectQueryBuilder } from 'kysely';
+import { filterOf } from '../filtering/header.js';
+import { applyFilter } from '../filtering/sql.js';
+import { countFilteredRows } from '../filtering/count.js';
 
 export interface PageRequest {
   page?: number;
@@ -40,7 +43,10 @@ export async function paginate<Row, Out>(
   map: (rows: Row[]) => Promise<Out[]> | Out[],
 ): Promise<Page<Out>> {
   const { page, size, offset } = pageBounds(request);
-  const results = await countRows(query);
+  // The list's X-Filter, when one was sent: pages are counted after filtering.
+  const filter = filterOf(request);
+  if (filter) query = applyFilter(query, filter);
+  const results = filter ? await countFilteredRows(filter.db, query) : await countRows(query);
   const rows = offset < results ? await query.limit(size).offset(offset).execute() : [];
   return { data: await map(rows), page, pages: Math.ceil(results / size), results };
 }
