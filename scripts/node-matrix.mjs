@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run smoke:node`: the published packages on every Node release line we support. Packs every
-// publishable workspace, installs the tarballs alone into a fresh folder per Node version, builds
-// the native SQLite driver for that version, and runs the consumer smoke there
+// publishable workspace, installs the tarballs alone into a fresh folder per Node version (with the
+// native SQLite driver for that version), and runs the consumer smoke there
 // (packages/release/smoke/consumer-smoke.mjs: the installed server, mock, client and kit).
 // Node 20 is the one running this script; 22 and 24 come from the npm registry (the per-platform
 // package of its `node` package), the only place this machine can get them from. .ci/run calls it
@@ -88,8 +88,10 @@ try {
       const nodeEnv = { ...env, PATH: `${path.dirname(binary)}${path.delimiter}${env.PATH}`, npm_config_nodedir: headers };
       console.log(`▸ Node ${major} (${binary}): installing ${packed.length} tarballs`);
       sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed], { cwd: app, env: nodeEnv });
-      // Only the SQLite driver's install step runs: it builds the native module for this Node.
-      sh(npm, ['rebuild', 'better-sqlite3'], { cwd: app, env: nodeEnv });
+      // Node 20's SQLite driver (better-sqlite3 12) is built for that ABI by its own install step;
+      // Node 22 and later load better-sqlite3 13, whose Node-API binaries ship in the package
+      // (packages/server/src/core/store/sqlite.ts says why).
+      if (Number(major) < 22) sh(npm, ['rebuild', 'better-sqlite3'], { cwd: app, env: nodeEnv });
       const line = sh(binary, ['smoke.mjs'], { cwd: app, env: nodeEnv }).trim().split('\n').at(-1);
       const seen = JSON.parse(line);
       results.push({ major, ok: true, seconds: (Date.now() - started) / 1000, seen });

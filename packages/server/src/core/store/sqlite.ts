@@ -82,10 +82,23 @@ function cachedStatements(database: BetterSqlite3.Database, limit = 500): Sqlite
   };
 }
 
+/**
+ * The SQLite driver for this Node. better-sqlite3 12 (built from source for the running ABI) aborts
+ * the process on Node 24 when V8 collects a statement outside a JavaScript context (its
+ * ObjectWrap destructor's cleanup-hook check; WiseLibs/better-sqlite3#1515, fixed in 13 by moving
+ * to Node-API); 13 ships prebuilt Node-API binaries but does not load on Node 20. Node 22 and later
+ * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12. Same API.
+ */
+async function loadDriver(): Promise<typeof BetterSqlite3> {
+  const major = Number(process.versions.node.split('.')[0]);
+  const module = major >= 22 ? await import('better-sqlite3-napi') : await import('better-sqlite3');
+  return module.default as typeof BetterSqlite3;
+}
+
 export async function openSqlite(dataDir: string): Promise<{ db: Db; location: string; write<T>(work: Work<T>): Promise<T> }> {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'cloudapi.sqlite');
-  const { default: Database } = await import('better-sqlite3');
+  const Database = await loadDriver();
   let database: BetterSqlite3.Database;
   try {
     database = new Database(file);
