@@ -61,15 +61,16 @@ describe('a fresh clone (nothing built)', () => {
   const commands = readmeCommands();
 
   it('the README names the commands checked here', () => {
-    expect(commands).toEqual(expect.arrayContaining(['npm start', 'npm run dev', 'npm run build', 'npm run mock', 'npm run server', 'npm run contract', 'npm run docs']));
+    expect(commands).toEqual(expect.arrayContaining(['npm start', 'npm run dev', 'npm run build', 'npm run mock', 'npm run server', 'npm run contract', 'npm run docs', 'npm run lint']));
   });
 
-  // Every table row but the build, the docs, lint and the suites themselves: its --help, which
-  // each command answers only after its build step (the script loads what the build makes).
-  const helped = ['npm start', 'npm run dev', 'npm run breaking', 'npm run bench', 'npm run bench:dev', 'npm run mock', 'npm run contract',
-    'npm run contract:server', 'npm run server', 'npm run bench:server', 'npm run bench:mock', 'npm run smoke:node'];
+  // Every command the README names gets its --help, which each answers only after its build step
+  // (so a script that loads what the build makes before building fails here); the build and the
+  // docs get a real run below; lint is the suite's own first step (npm test runs it).
+  const realRuns = ['npm run build', 'npm run docs'];
+  const notHere = ['npm run lint'];
+  const helped = commands.filter((line) => !realRuns.includes(line) && !notHere.includes(line));
   it.each(helped)('%s -- --help', async (line) => {
-    expect(commands, `${line} is no longer in the README's tables`).toContain(line);
     const result = await fresh([...line.split(' ').slice(1), '--', '--help']);
     expect(result.code, describeRun(`${line} -- --help`, result)).toBe(0);
     expect(`${result.stdout}${result.stderr}`).toMatch(/Usage:/);
