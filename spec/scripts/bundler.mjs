@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { BaseResolver, bundle, getLineColLocation, loadConfig, stringifyYaml } from '@redocly/openapi-core';
 
 import { downConvert } from '../lib/down-convert.mjs';
+import { addRateLimitHeaders } from '../lib/rate-limit-headers.mjs';
 
 export { writeAtomically } from '../lib/files.mjs';
 
@@ -97,7 +98,7 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
         });
         throw new BundleError([...new Set(lines)].join('\n'));
       }
-      const parsed = result.bundle.parsed;
+      const parsed = addRateLimitHeaders(result.bundle.parsed);
       const document = Object.assign(Object.fromEntries(TOP_LEVEL_ORDER.filter((k) => k in parsed).map((k) => [k, parsed[k]])), parsed);
       const yaml = stringifyYaml(document, { noRefs: true, lineWidth: -1 });
       const json = `${JSON.stringify(document, null, 2)}\n`;

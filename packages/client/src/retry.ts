@@ -11,6 +11,8 @@
 // (maxRetryDelayMs) are bounded, whatever the options or the server's `Retry-After` say.
 import { Planned } from './planned.js';
 import { followable, MAX_REDIRECTS } from './redirects.js';
+import { readRateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt; 0 turns retries off. Default 2, at most `MAX_RETRIES` (10). */
@@ -41,6 +43,12 @@ export interface RetryEvent {
   status?: number;
   /** The network failure that caused the retry. */
   error?: unknown;
+  /** Retries left after this one. */
+  retriesLeft: number;
+  /** Of `maxRetryDelayMs`, what is left to wait after this wait. */
+  waitBudgetMs: number;
+  /** The server's rate limit, when the answer carried the X-RateLimit-* headers. */
+  rateLimit?: RateLimit;
 }
 
 type ResolvedRetry = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
@@ -145,7 +153,10 @@ export async function sendWithRetries<R extends Request | Planned>(
       if (!(error instanceof TypeError) || !idempotent || final) throw error;
       failure = error;
     }
-    const delayMs = parseRetryAfter(response?.headers.get('retry-after')) ?? backoffDelay(attempt, retry);
+    // A 429 without a usable Retry-After but with an exhausted X-RateLimit budget waits for its reset.
+    const rateLimit = response ? readRateLimit(response) : undefined;
+    const untilReset = response?.status === 429 && rateLimit?.remaining === 0 ? rateLimit.resetInMs : undefined;
+    const delayMs = parseRetryAfter(response?.headers.get('retry-after')) ?? untilReset ?? backoffDelay(attempt, retry);
     if ((waited += delayMs) > retry.maxRetryDelayMs) {
       if (response) return response;
       throw failure;
@@ -153,7 +164,10 @@ export async function sendWithRetries<R extends Request | Planned>(
     arm?.(false);
     await discard(response);
     attempt += 1;
-    retry.onRetry?.({ attempt, delayMs, method: request.method, url: request.url, status: response?.status, error: failure });
+    retry.onRetry?.({
+      attempt, delayMs, method: request.method, url: request.url, status: response?.status, error: failure,
+      retriesLeft: retries - attempt, waitBudgetMs: retry.maxRetryDelayMs - waited, ...(rateLimit ? { rateLimit } : {}),
+    });
     await sleep(delayMs, signal);
   }
 }

@@ -2,6 +2,7 @@
 // SIGTERM. Settings come from the environment (the fixed interface) or the flags, flags first.
 // Exit codes: 0 after a clean stop, 1 when start-up fails (one line says why), 2 for bad usage.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseFaults, summarizeFaults } from '@cloudapi/spec/faults';
 import { defaultDataDir, startServer, StartupError } from './server.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -26,6 +27,8 @@ const program = new Command('cloudapi-server')
   .addOption(new Option('--transition-ms <ms>', 'how long a transitional state lasts (creating, resizing...); 0: at once').env('TRANSITION_MS').default(2000).argParser(integer('TRANSITION_MS', 0, 86_400_000)))
   .addOption(new Option('--log-level <level>', 'log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
   .addOption(new Option('--sandbox-dns-port <port>', 'port of the sandbox\'s name server on 127.0.0.1 (zone transfers of its remote zones); 0 picks a free one').env('SANDBOX_DNS_PORT').default(0).argParser(integer('SANDBOX_DNS_PORT', 0, 65535)))
+  .addOption(new Option('--faults <setting>', 'inject faults: latency=<ms>[~<jitter>],429=<share>,503=<share>,drop=<share>,seed=<n>,ops=<operationId>|…').env('FAULTS'))
+  .addOption(new Option('--rate-limit <n/secs>', 'rate limit per token (per address for public operations), e.g. 100/60s').env('RATE_LIMIT'))
   .showHelpAfterError()
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -40,7 +43,7 @@ try {
   throw error;
 }
 
-const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number }>();
+const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number; faults?: string; rateLimit?: string }>();
 if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
   console.error(`✖ cloudapi-server: DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)`);
   process.exit(1);
@@ -57,6 +60,8 @@ try {
 
 console.log(`cloudapi-server ${server.spec.version}: serving ${server.baseUrl} (store: ${server.store.engine}, ${server.store.location})`);
 if (server.token) console.log(`token: ${server.token}`);
+if (options.faults) console.log(`faults: ${summarizeFaults(parseFaults(options.faults))} (answers carry x-fault)`);
+if (options.rateLimit) console.log(`rate limit: ${options.rateLimit} per token (per address for public operations)`);
 console.log(`sandbox name server: 127.0.0.1:${server.sandbox.dnsPort} (zone transfers of ${[...server.sandbox.world.zones.keys()].join(', ')})`);
 
 let stopping = false;

@@ -13,6 +13,8 @@ import { loadCatalogue } from './core/catalogue.js';
 import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
+import { parseFaults } from '@cloudapi/spec/faults';
+import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
 import { describeBundleFile } from './core/spec.js';
 import type { ApiSpec } from './core/spec.js';
@@ -53,6 +55,10 @@ export interface ServerOptions {
   poolSize?: number;
   /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
   sandboxDnsPort?: number;
+  /** FAULTS: injected latency, 429, 503 and cut connections (spec/lib/faults.mjs); off when absent. */
+  faults?: string;
+  /** RATE_LIMIT: `<n>/<seconds>s` per token (per address for public operations); off when absent. */
+  rateLimit?: string;
 }
 
 export interface RunningServer {
@@ -108,6 +114,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let spec: ApiSpec;
   try {
     spec = describeBundleFile(options.bundleFile);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  let traffic;
+  try {
+    traffic = { faults: parseFaults(options.faults, { operations: spec.byId.keys() }), rateLimit: parseRateLimit(options.rateLimit) };
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -170,6 +182,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sandbox,
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
+    traffic,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
 

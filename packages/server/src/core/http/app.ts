@@ -19,6 +19,8 @@ import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
+import { registerTrafficControls } from './traffic.js';
+import type { TrafficOptions } from './traffic.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB; larger JSON bodies answer 413
 const MAX_JSON_DEPTH = 64;
@@ -39,6 +41,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Extra routes of areas (outside the bundle's operations). */
   extraRoutes: ((app: FastifyInstance) => void | Promise<void>)[];
+  /** Fault injection and rate limits (off when absent). */
+  traffic?: TrafficOptions;
 }
 
 declare module 'fastify' {
@@ -150,6 +154,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
+
+  const routed = new Map(spec.operations.flatMap((op) => routeUrls(spec.basePath, op).map(({ url }) => [`${op.method} ${url}`, op] as const)));
+  registerTrafficControls(app, options.traffic ?? {}, (request) => routed.get(`${request.method} ${request.routeOptions.url}`) ?? null);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.status, error.errors, error.headers);
