@@ -214,3 +214,25 @@ describe('rate-limit headers', () => {
     expect(readRateLimit(new Response(null, { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '2000000000' } }), 1_999_999_000_000)).toEqual({ limit: 10, remaining: 3, resetAt: 2_000_000_000, resetInMs: 1_000_000 });
   });
 });
+
+describe('a body cut short', () => {
+  const cut: Handler = (_, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+    response.write('{"id":1,');
+    setTimeout(() => response.socket?.destroy(), 10);
+  };
+
+  it('is retried for a GET while retries remain', async () => {
+    const { client, events, requests } = await scripted([cut, ok]);
+    const { data } = await getVolume(client);
+    expect(data).toEqual(volume);
+    expect(requests).toHaveLength(2);
+    expect(events).toEqual([expect.objectContaining({ attempt: 1, error: expect.any(TypeError) })]);
+  });
+
+  it('rejects with the TypeError once the retries are spent', async () => {
+    const spent = await scripted([cut], { retry: { retries: 1 } });
+    await expect(getVolume(spent.client)).rejects.toThrow(TypeError);
+    expect(spent.requests).toHaveLength(2);
+  });
+});
