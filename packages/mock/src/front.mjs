@@ -73,8 +73,9 @@ function malformedPart(rawPath, rawQuery, route) {
  * @param {number} options.maxDepth nesting levels of a JSON body
  * @param {(exchange: object) => void} options.onExchange told of every answer Prism gave
  * @param {(line: string) => void} options.log
+ * @param {ReturnType<typeof import('./faults.mjs').createFaultStage> | null} [options.faults] fault injection (faults.mjs)
  */
-export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log }) {
+export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, faults = null }) {
   function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
     if (res.headersSent) { res.destroy(); return; }
     const body = JSON.stringify({ errors });
@@ -128,6 +129,8 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
       req.resume();
       return;
     }
+
+    if (op && faults && await faults.intercept(req, res, op, answer)) return;
 
     let headers = req.headers;
     // Node keeps only the first of several Authorization headers. Two credentials are ambiguous:
