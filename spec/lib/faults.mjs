@@ -8,8 +8,8 @@
 // - latency=<ms> or <ms>~<jitter>: every chosen request waits ms ± jitter (uniform), at least 0.
 // - 429=, 503=, drop=: shares (0..1, summing to at most 1) of chosen requests answered 429 (with
 //   Retry-After), 503, or cut off mid-answer (headers sent, then the connection closed).
-// - seed=<n>: the draws. A request's draw depends only on the seed, its operation and how many
-//   requests of that operation came before it, so a run repeats exactly whatever else runs.
+// - seed=<n>: the draws (default 1). A request's draws depend only on the seed, its operation and
+//   how many requests of that operation came before it, so a run repeats whatever else runs.
 // - ops=a|b: only these operations (default: all).
 //
 // A request may ask for one fault with the header `X-Fault: 429`, `503`, `drop` or
@@ -101,19 +101,19 @@ export function parseFaultRequest(value) {
   throw new FaultSettingError(`X-Fault: "${text}" is not a fault (429, 503, drop or latency=<ms>)`);
 }
 
-// 32-bit mixing (a murmur3 finaliser): a draw from the seed, the operation and its count.
-function mix(h) {
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+// Draws: one small PRNG (mulberry32) per operation, seeded from the seed and the operationId, so
+// an operation's n-th request gets the same draws whatever other operations are asked meanwhile.
 function hashString(text, h) {
-  for (let i = 0; i < text.length; i++) h = mix(h ^ text.charCodeAt(i)) + i;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
-function draw(seed, operationId, count, salt) {
-  return mix(hashString(operationId, mix(seed ^ 0x9e3779b9)) ^ mix(count * 2 + salt)) / 2 ** 32;
+function mulberry32(state) {
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
 }
 
 /**
@@ -124,7 +124,15 @@ function draw(seed, operationId, count, salt) {
  * @param {{ honourHeader?: boolean }} [options] honour `X-Fault` even without a setting
  */
 export function createFaultInjector(config, { honourHeader = Boolean(config) } = {}) {
-  const counts = new Map();
+  const streams = new Map();
+  const streamOf = (operationId) => {
+    let next = streams.get(operationId);
+    if (!next) {
+      next = mulberry32(hashString(operationId, hashString(String(config.seed), 0x811c9dc5)));
+      streams.set(operationId, next);
+    }
+    return next;
+  };
   return {
     enabled: Boolean(config),
     config,
@@ -133,14 +141,15 @@ export function createFaultInjector(config, { honourHeader = Boolean(config) } =
       const asked = honourHeader ? parseFaultRequest(Array.isArray(header) ? header[0] : header) : null;
       if (asked) return { ...asked, kinds: [...(asked.delayMs ? ['latency'] : []), ...(asked.fault ? [asked.fault] : [])], requested: true };
       if (!config || (config.ops && !config.ops.has(operationId))) return null;
-      const count = counts.get(operationId) ?? 0;
-      counts.set(operationId, count + 1);
+      // Two draws per request whatever the setting, so each request's draws stay in step.
+      const next = streamOf(operationId);
+      const r = next();
+      const spread = next();
       let delayMs = 0;
       if (config.latency) {
         const { ms, jitter } = config.latency;
-        delayMs = Math.max(0, Math.round(ms + (draw(config.seed, operationId, count, 1) * 2 - 1) * jitter));
+        delayMs = Math.max(0, Math.round(ms + (spread * 2 - 1) * jitter));
       }
-      const r = draw(config.seed, operationId, count, 0);
       const { shares } = config;
       const fault = r < shares[429] ? '429' : r < shares[429] + shares[503] ? '503' : r < shares[429] + shares[503] + shares.drop ? 'drop' : null;
       if (!fault && !delayMs) return null;
