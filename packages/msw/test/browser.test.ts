@@ -11,7 +11,6 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error an ES module of the docs' tests, without declarations
 import { CHROMIUM_ARGS, ensureChromium } from '../../docs/test/support/chromium.mjs';
 
 const require = createRequire(import.meta.url);
@@ -21,7 +20,7 @@ let origin = '';
 const requested: string[] = [];
 
 beforeAll(async () => {
-  const found = ensureChromium({ log: (line: string) => console.log(line) }) as { path?: string; error?: string };
+  const found: { path?: string; error?: string } = ensureChromium({ log: (...lines: unknown[]) => console.log(...lines) });
   if (!found.path) throw new Error(found.error);
   const bundled = await build({
     entryPoints: [fileURLToPath(new URL('./browser/app.ts', import.meta.url))],

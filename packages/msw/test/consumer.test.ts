@@ -3,29 +3,19 @@
 // generated types both depend on, which is not on a registry either) and runs its own Vitest
 // suite with them: msw/node with the client, a typed override, the stateful mode, and a type
 // test whose @ts-expect-error lines must be compile errors.
-import { execFile } from 'node:child_process';
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The release checks' way of running npm as a consumer would (outside the workspace, no npm_* variables).
+import { describeRun, run as runIn } from '../../release/test/support/npm.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
+const run = (command: string, args: string[], cwd: string) => runIn(command, args, { cwd, timeoutMs: 300_000 });
 const manifest = JSON.parse(readFileSync(path.join(here, '..', 'package.json'), 'utf8'));
 const installed = (name: string) => JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')).version as string;
-
-interface Run { code: number; stdout: string; stderr: string }
-// Outside the workspace, without the npm_* variables `npm test` passes down.
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key))), NO_COLOR: '1', npm_config_update_notifier: 'false' };
-function run(command: string, args: string[], cwd: string, timeout = 300_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: `${stderr}${error && typeof error.code !== 'number' ? error.message : ''}` });
-    });
-  });
-}
-const describeRun = (what: string, result: Run) => `${what} exited ${result.code}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-4000)}`;
 
 let scratch = '';
 let app = '';
