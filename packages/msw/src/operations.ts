@@ -51,7 +51,7 @@ function describe(): MockOperation[] {
       secured: requirements.length > 0 && !requirements.some((r) => Object.keys(r).length === 0),
     });
   }
-  // More literal segments first, so `/volumes/types` is tried before `/volumes/{volumeId}`.
+  // More literal segments first, so `/compute/kernels` is tried before a template with a parameter there.
   const literals = (path: string) => path.split('/').filter((s) => s && !s.startsWith('{')).length;
   return list.sort((a, b) => literals(b.path) - literals(a.path));
 }
