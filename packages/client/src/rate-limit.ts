@@ -13,13 +13,12 @@ export interface RateLimit {
   resetInMs: number;
 }
 
-const count = (value: string | null) => (value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined);
-
 /** The rate limit an answer reports, or undefined when it carries no well-formed X-RateLimit-* headers. */
 export function readRateLimit(response: Pick<Response, 'headers'>, now: number = Date.now()): RateLimit | undefined {
-  const limit = count(response.headers.get('x-ratelimit-limit'));
-  const remaining = count(response.headers.get('x-ratelimit-remaining'));
-  const resetAt = count(response.headers.get('x-ratelimit-reset'));
-  if (limit === undefined || remaining === undefined || resetAt === undefined) return undefined;
-  return { limit, remaining, resetAt, resetInMs: Math.max(0, resetAt * 1000 - now) };
+  // (NaN, for a missing or malformed header, fails every comparison.)
+  const [limit, remaining, resetAt] = ['limit', 'remaining', 'reset'].map((name) => {
+    const value = response.headers.get(`x-ratelimit-${name}`);
+    return value && /^\d+$/.test(value) ? +value : NaN;
+  }) as [number, number, number];
+  return limit >= 0 && remaining >= 0 && resetAt >= 0 ? { limit, remaining, resetAt, resetInMs: Math.max(0, resetAt * 1000 - now) } : undefined;
 }

@@ -100,8 +100,7 @@ export const discard = (response: Response | undefined) => response?.body?.cance
 async function buffered(response: Response): Promise<Response> {
   // (Statuses that may not have a body, and opaque answers, are returned as they are.)
   if (!response.body || response.status < 200 || [204, 205, 304].includes(response.status)) return response;
-  const body = await response.arrayBuffer();
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(await response.arrayBuffer(), response);
   Object.defineProperty(copy, 'url', { value: response.url });
   return copy;
 }
