@@ -4,6 +4,7 @@
 // carries Retry-After and the three X-RateLimit-* headers, which the client reads.
 import { Writable } from 'node:stream';
 import { createClient, readRateLimit } from '@cloudapi/client';
+import { formatReport, runContract } from '@cloudapi/contract';
 import type { RetryEvent } from '@cloudapi/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer, startTestServer, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
@@ -81,6 +82,25 @@ describe('fault injection', () => {
       expect(took).toBeLessThan(1_000);
     }
   });
+
+  it('a contract kit run with seeded faults names which failures were injected', async () => {
+    const { server } = await serve({ faults: '503=0.5,seed=2,ops=listRegions', rateLimit: '1000/60s' });
+    const result = await runContract({ baseUrl: server.baseUrl, token: TOKENS.full.token, only: ['Regions'], examples: 0, timeoutMs: 20_000 });
+    const failed = result.operations.flatMap((op) => op.requests.flatMap((r) => r.checks.filter((c) => c.outcome === 'fail').map((c) => ({ op: op.operationId, url: r.url, label: r.label, ...c }))));
+    expect(failed.length).toBeGreaterThan(0);
+    // Every failure is one the server injected into GET /regions (listRegions, also asked by
+    // getRegion's set-up for an id), and is named so.
+    for (const check of failed) {
+      expect(new URL(check.url).pathname).toBe('/v4/regions');
+      expect(check.injected).toBe('503');
+      expect(check.reason).toMatch(/^\[injected fault: 503\] /);
+    }
+    expect(formatReport(result)).toMatch(/Injected faults: \d+ failed checks? came from answers the target marked x-fault[^\n]*\n  - x-fault: 503 on listRegions/);
+    // With RATE_LIMIT set, every answer's X-RateLimit-* headers passed the kit's shape check.
+    const shapes = result.operations.flatMap((op) => op.requests.flatMap((r) => r.checks)).filter((c) => c.name === 'X-RateLimit headers well-formed');
+    expect(shapes.length).toBeGreaterThan(0);
+    expect(shapes.filter((c) => c.outcome !== 'pass')).toEqual([]);
+  }, 120_000);
 
   it('refuses a bad FAULTS setting at start-up, naming the item and the rule', async () => {
     await expect(startTestServer({ name: 'traffic', faults: '429=2' })).rejects.toThrow(/FAULTS: 429=2: the share must be a number from 0 to 1/);
