@@ -10,6 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer, startTestServer, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
 import type { TestServer } from '../support/harness.js';
 
+/** What these tests read of a contract kit run's result. */
+interface KitResult {
+  operations: { operationId: string; requests: { url: string; label: string; checks: { name: string; outcome: string; reason: string; injected?: string }[] }[] }[];
+}
+
 const started: TestServer[] = [];
 afterAll(() => Promise.all(started.map((s) => s.close())));
 
@@ -85,7 +90,7 @@ describe('fault injection', () => {
 
   it('a contract kit run with seeded faults names which failures were injected', async () => {
     const { server } = await serve({ faults: '503=0.5,seed=2,ops=listRegions', rateLimit: '1000/60s' });
-    const result = await runContract({ baseUrl: server.baseUrl, token: TOKENS.full.token, only: ['Regions'], examples: 0, timeoutMs: 20_000 });
+    const result: KitResult = await runContract({ baseUrl: server.baseUrl, token: TOKENS.full.token, only: ['Regions'], examples: 0, timeoutMs: 20_000 });
     const failed = result.operations.flatMap((op) => op.requests.flatMap((r) => r.checks.filter((c) => c.outcome === 'fail').map((c) => ({ op: op.operationId, url: r.url, label: r.label, ...c }))));
     expect(failed.length).toBeGreaterThan(0);
     // Every failure is one the server injected into GET /regions (listRegions, also asked by
