@@ -15,6 +15,7 @@ import { BaseResolver, bundle, getLineColLocation, loadConfig, stringifyYaml } f
 
 import { downConvert } from '../lib/down-convert.mjs';
 import { specializeFilterParameters } from '../lib/filters.mjs';
+import { addRateLimitHeaders } from '../lib/rate-limit-headers.mjs';
 
 export { writeAtomically } from '../lib/files.mjs';
 
@@ -98,7 +99,7 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
         });
         throw new BundleError([...new Set(lines)].join('\n'));
       }
-      const parsed = result.bundle.parsed;
+      const parsed = addRateLimitHeaders(result.bundle.parsed);
       // Each list's X-Filter gets a schema of exactly its marked fields (lib/filters.mjs).
       specializeFilterParameters(parsed);
       const document = Object.assign(Object.fromEntries(TOP_LEVEL_ORDER.filter((k) => k in parsed).map((k) => [k, parsed[k]])), parsed);

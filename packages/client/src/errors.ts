@@ -3,6 +3,8 @@
 import type { ErrorDetail } from '@cloudapi/types';
 import type { ErrorResponse as ErrorBodies, ResponseObjectMap } from 'openapi-typescript-helpers';
 import { parseRetryAfter } from './retry.js';
+import { readRateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 
 /** The error bodies an operation declares (its 4xx responses): the spec's `ErrorResponse`. */
 export type ErrorBodyOf<Operation> = ResponseObjectMap<Operation> extends infer R extends Record<string | number, any>
@@ -38,6 +40,8 @@ export class ApiError<Detail = ErrorDetail> extends Error {
   declare readonly url: string;
   /** `Retry-After` in milliseconds, when the response carried a valid one (429, 503). */
   declare readonly retryAfterMs: number | undefined;
+  /** The X-RateLimit-* headers of the response (limit, remaining, reset), when it carried them. */
+  declare readonly rateLimit: RateLimit | undefined;
   /** The response, its body already read. */
   declare readonly response: Response;
 
@@ -57,7 +61,7 @@ export class ApiError<Detail = ErrorDetail> extends Error {
       errors = [{ reason: problem ? problem + (excerpt && `: ${excerpt}`) : excerpt || `${status} ${response.statusText}` }];
     }
     super(`${operation} (${url}) failed with ${status}: ${errors.map((d) => (d.field ? `${d.field}: ` : '') + d.reason).join('; ')}`, { cause });
-    Object.assign(this, { status, operation, errors, body, excerpt, method: operation.split(' ')[0], url, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), response });
+    Object.assign(this, { status, operation, errors, body, excerpt, method: operation.split(' ')[0], url, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), rateLimit: readRateLimit(response), response });
   }
 }
 

@@ -4,6 +4,8 @@ export type { ClientOptions, CloudApiClient, Fetch, TokenSource, UploadData, Upl
 export { ApiError, isApiError } from './errors.js';
 export type { ErrorBodyOf, ErrorDetailOf, OperationError } from './errors.js';
 export { MAX_REDIRECTS } from './redirects.js';
+export { readRateLimit } from './rate-limit.js';
+export type { RateLimit } from './rate-limit.js';
 export { backoffDelay, MAX_RETRIES, parseRetryAfter, RETRY_DEFAULTS } from './retry.js';
 export type { RetryEvent, RetryOptions } from './retry.js';
 export type {

@@ -4,13 +4,16 @@
 //
 // - 429 for every method: the server did not process the request. `Retry-After` is honoured.
 // - 5xx and network failures for idempotent methods only (GET, PUT, DELETE): a POST that
-//   failed may still have happened.
+//   failed may still have happened. A body cut short is a network failure too (while a retry
+//   can follow, the body of an idempotent request is read before the answer is returned).
 // - Never: timeouts, aborts, any other status, a body that cannot be sent twice (a stream).
 //
 // Both the number of retries (MAX_RETRIES) and the time a call spends waiting between attempts
 // (maxRetryDelayMs) are bounded, whatever the options or the server's `Retry-After` say.
 import { Planned } from './planned.js';
 import { followable, MAX_REDIRECTS } from './redirects.js';
+import { readRateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt; 0 turns retries off. Default 2, at most `MAX_RETRIES` (10). */
@@ -41,6 +44,12 @@ export interface RetryEvent {
   status?: number;
   /** The network failure that caused the retry. */
   error?: unknown;
+  /** Retries left after this one. */
+  retriesLeft: number;
+  /** Of `maxRetryDelayMs`, what is left to wait after this wait. */
+  waitBudgetMs: number;
+  /** The server's rate limit, when the answer carried the X-RateLimit-* headers. */
+  rateLimit?: RateLimit;
 }
 
 type ResolvedRetry = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
@@ -86,6 +95,15 @@ export function backoffDelay(attempt: number, options: Pick<ResolvedRetry, 'base
 
 /** Frees the connection of a response whose body is not read. */
 export const discard = (response: Response | undefined) => response?.body?.cancel().catch(() => undefined);
+
+/** The response with its body read into memory (a body cut short rejects with a TypeError). */
+async function buffered(response: Response): Promise<Response> {
+  // (Statuses that may not have a body, and opaque answers, are returned as they are.)
+  if (!response.body || response.status < 200 || [204, 205, 304].includes(response.status)) return response;
+  const copy = new Response(await response.arrayBuffer(), response);
+  Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
+}
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */
 const sleep = (ms: number, signal: AbortSignal | null | undefined) => new Promise<void>((resolve, reject) => {
@@ -138,14 +156,22 @@ export async function sendWithRetries<R extends Request | Planned>(
         request = (request instanceof Request ? new Request(target, request) : new Planned(target, request)) as R;
         continue;
       }
-      if (final || !(response.status === 429 || (response.status >= 500 && idempotent))) return response;
+      if (final || !(response.status === 429 || (response.status >= 500 && idempotent))) {
+        // While a retry can follow, an idempotent request's body is read here, so that a
+        // connection cut mid-answer is retried like any other network failure.
+        return final || !idempotent ? response : await buffered(response);
+      }
     } catch (error) {
       signal?.throwIfAborted();
       // fetch rejects with a TypeError for a network failure; timeouts are not retried.
       if (!(error instanceof TypeError) || !idempotent || final) throw error;
       failure = error;
+      response = undefined; // (a body cut short: the answer is lost)
     }
-    const delayMs = parseRetryAfter(response?.headers.get('retry-after')) ?? backoffDelay(attempt, retry);
+    // A 429 without a usable Retry-After but with an exhausted X-RateLimit budget waits for its reset.
+    const rateLimit = response ? readRateLimit(response) : undefined;
+    const untilReset = response?.status === 429 && rateLimit?.remaining === 0 ? rateLimit.resetInMs : undefined;
+    const delayMs = parseRetryAfter(response?.headers.get('retry-after')) ?? untilReset ?? backoffDelay(attempt, retry);
     if ((waited += delayMs) > retry.maxRetryDelayMs) {
       if (response) return response;
       throw failure;
@@ -153,7 +179,10 @@ export async function sendWithRetries<R extends Request | Planned>(
     arm?.(false);
     await discard(response);
     attempt += 1;
-    retry.onRetry?.({ attempt, delayMs, method: request.method, url: request.url, status: response?.status, error: failure });
+    retry.onRetry?.({
+      attempt, delayMs, method: request.method, url: request.url, status: response?.status, error: failure,
+      retriesLeft: retries - attempt, waitBudgetMs: retry.maxRetryDelayMs - waited, ...(rateLimit ? { rateLimit } : {}),
+    });
     await sleep(delayMs, signal);
   }
 }

@@ -2,7 +2,7 @@
 // or broken responses on cue. Backoff delays are kept small (baseDelayMs) so the suite is fast;
 // one test waits a real one-second Retry-After.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, backoffDelay, createClient, parseRetryAfter, RETRY_DEFAULTS, type RetryEvent, type RetryOptions } from '../src/index.js';
+import { ApiError, backoffDelay, createClient, parseRetryAfter, readRateLimit, RETRY_DEFAULTS, type RetryEvent, type RetryOptions } from '../src/index.js';
 import { json, startServer, type Handler, type LocalServer } from './helpers.js';
 
 const volume = { id: 1, label: 'data', status: 'active', size: 20, region: 'us-east', compute_id: null, compute_label: null, filesystem_path: '/dev/x', created: '2018-01-01T00:01:01', updated: '2018-01-01T00:01:01', tags: [] };
@@ -189,5 +189,50 @@ describe('backoffDelay and parseRetryAfter', () => {
       expect(parseRetryAfter(value, now), value).toBeUndefined();
     }
     expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('rate-limit headers', () => {
+  it('a 429 without Retry-After but with an exhausted X-RateLimit budget waits for the reset, and says what is left', async () => {
+    const resetAt = Math.ceil(Date.now() / 1000) + 1;
+    const limited = status(429, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) });
+    const { client, events, requests } = await scripted([limited, ok], { retry: { retries: 3, maxRetryDelayMs: 5_000 } });
+    const { data } = await getVolume(client);
+    expect(data).toEqual(volume);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ status: 429, retriesLeft: 2, rateLimit: { limit: 5, remaining: 0, resetAt } });
+    expect(events[0]!.delayMs).toBeGreaterThan(0);
+    expect(events[0]!.waitBudgetMs).toBe(5_000 - events[0]!.delayMs);
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(events[0]!.delayMs - 20);
+  });
+
+  it('an ApiError and readRateLimit report the budget; malformed headers are no budget', async () => {
+    const { client } = await scripted([status(429, { 'retry-after': '30', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1767225600' })], { retry: false });
+    const { error } = await getVolume(client);
+    expect(error?.rateLimit).toMatchObject({ limit: 10, remaining: 0, resetAt: 1767225600 });
+    expect(readRateLimit(new Response(null, { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '5' } }))).toBeUndefined();
+    expect(readRateLimit(new Response(null, { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '2000000000' } }), 1_999_999_000_000)).toEqual({ limit: 10, remaining: 3, resetAt: 2_000_000_000, resetInMs: 1_000_000 });
+  });
+});
+
+describe('a body cut short', () => {
+  const cut: Handler = (_, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+    response.write('{"id":1,');
+    setTimeout(() => response.socket?.destroy(), 10);
+  };
+
+  it('is retried for a GET while retries remain', async () => {
+    const { client, events, requests } = await scripted([cut, ok]);
+    const { data } = await getVolume(client);
+    expect(data).toEqual(volume);
+    expect(requests).toHaveLength(2);
+    expect(events).toEqual([expect.objectContaining({ attempt: 1, error: expect.any(TypeError) })]);
+  });
+
+  it('rejects with the TypeError once the retries are spent', async () => {
+    const spent = await scripted([cut], { retry: { retries: 1 } });
+    await expect(getVolume(spent.client)).rejects.toThrow(TypeError);
+    expect(spent.requests).toHaveLength(2);
   });
 });

@@ -9,10 +9,17 @@ import { deref } from '@cloudapi/spec/walk';
 import { declaredMediaType, type Answer } from './http.js';
 import { isJsonMedia, type Operation } from './model.js';
 import { walkProperties } from './schema-walk.js';
+import { rateLimitHeaderChecks } from './traffic-headers.js';
 import type { Variant } from './variants.js';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
-export interface Check { name: string; outcome: Outcome; reason: string }
+export interface Check {
+  name: string;
+  outcome: Outcome;
+  reason: string;
+  /** The target's `x-fault` on the answer of a failed check: an injected fault (traffic-headers.ts). */
+  injected?: string;
+}
 type ErrorResponse = components['schemas']['ErrorResponse'];
 
 export const pass = (name: string, reason = ''): Check => ({ name, outcome: 'pass', reason });
@@ -71,7 +78,7 @@ export function checkAnswer(ctx: CheckContext, op: Operation, answer: Answer): C
     return [fail(name, answer.errorKind === 'too large' ? answer.error : `no answer: ${answer.error}`)];
   }
   const status = answer.status!;
-  const checks: Check[] = [];
+  const checks: Check[] = rateLimitHeaderChecks(answer, ctx.target);
   if (ctx.maxResponseMs !== undefined) {
     checks.push(answer.ms <= ctx.maxResponseMs ? pass('response time', `${Math.round(answer.ms)} ms`) : fail('response time', `answered in ${Math.round(answer.ms)} ms, over --max-response-ms ${ctx.maxResponseMs}`));
   }

@@ -37,6 +37,20 @@ function firstProblem(op: OperationResult): string {
   return op.unproven ? `not proven: ${op.unproven}` : '';
 }
 
+/** Which failures the target injected itself (answers marked x-fault), by operation and kind. */
+function injectedSummary(result: ContractResult): string[] {
+  const byKind = new Map<string, Set<string>>();
+  let count = 0;
+  for (const op of result.operations) for (const request of op.requests) for (const check of request.checks) {
+    if (check.outcome !== 'fail' || !check.injected) continue;
+    count += 1;
+    byKind.set(check.injected, (byKind.get(check.injected) ?? new Set()).add(op.operationId));
+  }
+  if (!count) return [];
+  return ['', `Injected faults: ${plural(count, 'failed check')} came from answers the target marked x-fault (its fault injection, FAULTS):`,
+    ...[...byKind].map(([kind, ops]) => `  - x-fault: ${kind} on ${[...ops].join(', ')}`)];
+}
+
 /** The last line of every run's output. */
 export function summaryLine(result: ContractResult): string {
   const { coverage, tally } = result;
@@ -126,6 +140,7 @@ export function formatReport(result: ContractResult, { verbose = false } = {}): 
   const warnings = result.tally.warn;
   if (!verbose && (warnings || result.tally.skip)) lines.push('', `${plural(warnings, 'warning')} and ${plural(result.tally.skip, 'skipped check')} (--verbose lists them, the reports have them)`);
   for (const hint of result.hints ?? []) lines.push('', `hint: ${hint}`);
+  lines.push(...injectedSummary(result));
   const t = result.tally;
   const { coverage } = result;
   lines.push('');

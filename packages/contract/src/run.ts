@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { createSchemaViews, pointerGet, pointerOf, type SchemaViews } from '@cloudapi/spec/schema-views';
 import { bodyArbitrary } from './arbitraries.js';
+import { markInjected } from './traffic-headers.js';
 import {
   type Check, type CheckContext, type TargetKind, checkAnswer, checkRefused, checkRejected, checkSuccess, describeAnswer,
   excerpt, fail, is2xx, pass, secretNamesOf, skip, successSchemaPointer, warn,
@@ -319,7 +320,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     answer.retries = retries;
     rateLimitedInARow = answer.status === 429 ? rateLimitedInARow + 1 : 0;
     if (rateLimitedInARow === 20) notes.push('20 requests in a row were refused with 429 even after waiting their Retry-After: the kit stopped retrying');
-    const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks: [...checkAnswer(ctx, schemaOp, answer), ...extra(answer)] };
+    const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks: markInjected([...checkAnswer(ctx, schemaOp, answer), ...extra(answer)], answer) };
     if (record.checks.some((c) => c.outcome === 'fail')) record.curl = toCurl(request, redact);
     into.push(record);
     if (stateful && is2xx(answer.status) && answer.json !== undefined) harvest.record(answer.json, input.params.path);

@@ -6,6 +6,7 @@
 // printed), or --proxy saw violations, or the --run command failed; 2 bad usage.
 import { spawn } from 'node:child_process';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseFaults, summarizeFaults } from '@cloudapi/spec/faults';
 import { DEFAULT_MAX_BODY, parseSize } from '../src/body.mjs';
 import { checkCorsOrigins, corsOriginsFromEnv } from '../src/cors.mjs';
 
@@ -16,6 +17,10 @@ function portNumber(value) {
 }
 function size(value) {
   try { return parseSize(value); } catch (error) { throw new InvalidArgumentError(error.message); }
+}
+function faultSetting(value) {
+  try { parseFaults(value); } catch (error) { throw new InvalidArgumentError(error.message); }
+  return value;
 }
 function url(value) {
   try { new URL(value); } catch { throw new InvalidArgumentError('It must be a URL such as http://127.0.0.1:4020/v4.'); }
@@ -41,11 +46,12 @@ const program = new Command('cloudapi-mock')
   .option('--proxy <url>', "forward every request to this implementation (its base URL, e.g. http://127.0.0.1:4020/v4) and validate requests and responses on the way; violations are printed, one line each, and counted when it stops", url)
   .option('--errors', 'with --proxy: a violation fails the answer (400 for a request, 502 for a response) instead of only being printed')
   .option('--run <command>', 'start, run this shell command with MOCK_URL and MOCK_BASE_URL set, then stop; exit with its status (or 1 if --proxy saw violations)')
+  .addOption(new Option('--faults <setting>', 'inject faults: latency=<ms>[~<jitter>],429=<share>,503=<share>,drop=<share>,seed=<n>,ops=<operationId>|… (answers carry x-fault)').env('FAULTS').argParser(faultSetting))
   .option('--no-watch', 'do not serve a rewritten mock document without a restart')
   .addOption(new Option('--cors-origin <origin...>', 'also let pages of this origin call the mock from a browser (CORS; the docs at http://127.0.0.1:8080 always may; * for any)').env('CORS_ORIGINS').argParser(corsOriginList))
   .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 130 MB)')
   .addHelpText('after', `
-Environment: PORT and HOST as --port and --host, CORS_ORIGINS (comma-separated) as --cors-origin.
+Environment: PORT and HOST as --port and --host, CORS_ORIGINS (comma-separated) as --cors-origin, FAULTS as --faults.
 Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 Prism could not be kept running (the cause is
 printed), --proxy saw violations, or the --run command failed; 2 bad usage.
 
@@ -79,7 +85,7 @@ let mock;
 try {
   mock = await startMock({
     port: options.port, host: options.host, dynamic: Boolean(options.dynamic), seed: options.seed, proxy: options.proxy, errors: Boolean(options.errors),
-    maxBody: options.maxBody, watch: options.watch, standby: options.standby, corsOrigins: options.corsOrigin ?? [],
+    maxBody: options.maxBody, watch: options.watch, standby: options.standby, corsOrigins: options.corsOrigin ?? [], faults: options.faults,
   });
 } catch (error) {
   console.error(`✖ the mock did not start: ${error.message}`);
@@ -88,6 +94,7 @@ try {
 
 const what = options.proxy ? `validating proxy in front of ${options.proxy}` : `mock of the API (${options.dynamic ? 'dynamic' : 'examples'})`;
 console.log(`✔ ${what} listening at ${mock.baseUrl} (Prism: pid ${mock.prismPid}${options.standby ? ', with a standby' : ''})`);
+if (options.faults) console.log(`  faults: ${summarizeFaults(parseFaults(options.faults))} (answers carry x-fault)`);
 
 let stopping = false;
 async function finish(status) {

@@ -70,8 +70,9 @@ function malformedPart(rawPath, rawQuery, route) {
  * @param {(exchange: object) => void} options.onExchange told of every answer Prism gave
  * @param {(line: string) => void} options.log
  * @param {string[]} [options.corsOrigins] origins trusted for browser calls (see cors.mjs)
+ * @param {ReturnType<typeof import('./faults.mjs').createFaultStage> | null} [options.faults] fault injection (faults.mjs)
  */
-export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, corsOrigins }) {
+export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, corsOrigins, faults = null }) {
   const cors = createCorsPolicy(corsOrigins);
   const corsHeaders = cors.headers;
   function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
@@ -129,6 +130,8 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
       req.resume();
       return;
     }
+
+    if (op && faults && await faults.intercept(req, res, op, answer)) return;
 
     let headers = req.headers;
     // Node keeps only the first of several Authorization headers. Two credentials are ambiguous:

@@ -19,6 +19,8 @@ import { watch as watchFile } from 'chokidar';
 import { DEFAULT_MAX_BODY } from './body.mjs';
 import { checkCorsOrigins } from './cors.mjs';
 import { basePathOf } from './derive.mjs';
+import { parseFaults } from '@cloudapi/spec/faults';
+import { operations as walkOperations } from '@cloudapi/spec/walk';
 import { NO_COUNTS, addCounts } from './verdict.mjs';
 
 const require = createRequire(import.meta.url);
@@ -98,17 +100,21 @@ function unavailable(socket, reason) {
  * @param {number} [options.restartWindowMs] the window `maxRestarts` counts exits in (60 s).
  * @param {string[]} [options.corsOrigins] origins whose pages may call the mock (CORS); default the docs' own (cors.mjs)
  * @param {boolean} [options.anchor] also serve Prism's own HTTP server, without the front layer, at `prismUrl` (benchmarks).
+ * @param {string} [options.faults] FAULTS: seeded latency, 429, 503 and cut connections (see @cloudapi/spec/faults).
  */
 export async function startMock({
   port = 4010, host = '127.0.0.1', dynamic = false, seed, proxy, errors = false, maxBody = DEFAULT_MAX_BODY, maxDepth = DEFAULT_MAX_DEPTH,
   watch = true, standby = false, log = (line) => process.stderr.write(`${line}\n`), timeoutMs = 30_000, document = mockDocumentPath,
-  maxRestarts = 5, restartWindowMs = 60_000, anchor = false, corsOrigins = [],
+  maxRestarts = 5, restartWindowMs = 60_000, anchor = false, corsOrigins = [], faults,
 } = {}) {
   checkDocument(document);
-  const basePath = basePathOf(JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8')));
+  const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+  const basePath = basePathOf(bundle);
+  // A bad FAULTS setting (or an operationId the API does not have) stops the start here.
+  parseFaults(faults, { operations: [...walkOperations(bundle)].map((op) => op.operation.operationId) });
   const mode = proxy ? 'proxy' : 'mock';
   const workerOptions = {
-    document, dynamic, seed, maxBody, maxDepth, anchor, corsOrigins: checkCorsOrigins(corsOrigins),
+    document, dynamic, seed, maxBody, maxDepth, anchor, corsOrigins: checkCorsOrigins(corsOrigins), faults,
     errors: prismErrors({ dynamic, proxy, errors }),
     upstream: proxy ? upstreamOf(proxy, basePath) : undefined,
   };

@@ -8,7 +8,9 @@
 // message}. Messages in: {type: 'connection', id} with a socket, {type: 'reload', id}.
 import { readFile } from 'node:fs/promises';
 import { createEngine } from './engine.mjs';
+import { createFaultStage } from './faults.mjs';
 import { createFrontServer } from './front.mjs';
+import { parseFaults } from '@cloudapi/spec/faults';
 import { createRoutes } from './routes.mjs';
 import { judge } from './verdict.mjs';
 import { filterSpecs } from '@cloudapi/spec/filters';
@@ -39,6 +41,7 @@ const front = createFrontServer({
   // request would cost more than the request.
   onExchange: options.upstream ? (exchange) => process.send({ type: 'exchange', ...judge(exchange) }) : () => {},
   log: (line) => process.send({ type: 'log', line }),
+  faults: createFaultStage(parseFaults(options.faults), (line) => process.send({ type: 'log', line })),
 });
 // The benchmark's anchor: Prism's own HTTP server on the same operations, without the front layer.
 const alone = options.anchor ? await served.engine.listenAlone() : null;

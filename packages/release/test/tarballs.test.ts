@@ -99,7 +99,7 @@ describe('the tarballs', () => {
     }
   });
 
-  it.each(['spec', 'types', 'client', 'mock', 'contract', 'docs', 'server', 'cli'])('@cloudapi/%s passes publint with no message', async (short) => {
+  it.each(['spec', 'types', 'client', 'mock', 'contract', 'docs', 'server', 'cli', 'msw'])('@cloudapi/%s passes publint with no message', async (short) => {
     const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
     const buffer = readFileSync(tarball);
     const arrayBuffer = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
@@ -109,7 +109,7 @@ describe('the tarballs', () => {
 
   // Concurrently: each run is a TypeScript program of its own, and they are the slowest checks here.
   // The cli is a command only (no module entry point, no types), which attw has nothing to check in.
-  it.concurrent.each(['spec', 'types', 'client', 'mock', 'contract', 'docs', 'server'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
+  it.concurrent.each(['spec', 'types', 'client', 'mock', 'contract', 'docs', 'server', 'msw'])('@cloudapi/%s passes arethetypeswrong with no problem', async (short) => {
     const { tarball, workspace } = packed.find(({ workspace }) => workspace.manifest.name === `@cloudapi/${short}`)!;
     // A package that ships only ES modules says so (no "require" condition anywhere); for it the
     // CommonJS and node10 resolutions are out of scope (attw's esm-only profile). Node 20.19+

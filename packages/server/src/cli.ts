@@ -4,6 +4,7 @@
 // error stops it (logged with the ids of the requests in flight: src/supervise.ts), 2 for bad usage.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { normalizeCorsOrigins } from './core/http/cors.js';
+import { parseFaults, summarizeFaults } from '@cloudapi/spec/faults';
 import { defaultDataDir, startServer, StartupError } from './server.js';
 import { superviseProcess } from './supervise.js';
 
@@ -39,6 +40,8 @@ const program = new Command('cloudapi-server')
   .addOption(new Option('--log-level <level>', 'log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
   .addOption(new Option('--cors-origin <origin...>', 'also let pages of this origin call the server from a browser (CORS; the docs at http://127.0.0.1:8080 always may; * for any)').env('CORS_ORIGINS').argParser(corsOriginList))
   .addOption(new Option('--sandbox-dns-port <port>', 'port of the sandbox\'s name server on 127.0.0.1 (zone transfers of its remote zones); 0 picks a free one').env('SANDBOX_DNS_PORT').default(0).argParser(integer('SANDBOX_DNS_PORT', 0, 65535)))
+  .addOption(new Option('--faults <setting>', 'inject faults: latency=<ms>[~<jitter>],429=<share>,503=<share>,drop=<share>,seed=<n>,ops=<operationId>|…').env('FAULTS'))
+  .addOption(new Option('--rate-limit <n/secs>', 'rate limit per token (per address for public operations), e.g. 100/60s').env('RATE_LIMIT'))
   .showHelpAfterError()
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -53,7 +56,7 @@ try {
   throw error;
 }
 
-const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number; corsOrigin?: string[] }>();
+const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number; corsOrigin?: string[]; faults?: string; rateLimit?: string }>();
 if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
   console.error(`✖ cloudapi-server: DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)`);
   process.exit(1);
@@ -72,6 +75,8 @@ superviseProcess(server.app);
 
 console.log(`cloudapi-server ${server.spec.version}: serving ${server.baseUrl} (store: ${server.store.engine}, ${server.store.location})`);
 if (server.token) console.log(`token: ${server.token}`);
+if (options.faults) console.log(`faults: ${summarizeFaults(parseFaults(options.faults))} (answers carry x-fault)`);
+if (options.rateLimit) console.log(`rate limit: ${options.rateLimit} per token (per address for public operations)`);
 console.log(`sandbox name server: 127.0.0.1:${server.sandbox.dnsPort} (zone transfers of ${[...server.sandbox.world.zones.keys()].join(', ')})`);
 
 let stopping = false;

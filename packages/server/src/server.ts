@@ -14,6 +14,8 @@ import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
 import { normalizeCorsOrigins } from './core/http/cors.js';
+import { parseFaults } from '@cloudapi/spec/faults';
+import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
 import { describeBundleFile } from './core/spec.js';
 import type { ApiSpec } from './core/spec.js';
@@ -56,6 +58,10 @@ export interface ServerOptions {
   corsOrigins?: string[];
   /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
   sandboxDnsPort?: number;
+  /** FAULTS: injected latency, 429, 503 and cut connections (spec/lib/faults.mjs); off when absent. */
+  faults?: string;
+  /** RATE_LIMIT: `<n>/<seconds>s` per token (per address for public operations); off when absent. */
+  rateLimit?: string;
 }
 
 export interface RunningServer {
@@ -129,6 +135,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   } catch (error) {
     return fail((error as Error).message);
   }
+  let traffic;
+  try {
+    traffic = { faults: parseFaults(options.faults, { operations: spec.byId.keys() }), rateLimit: parseRateLimit(options.rateLimit) };
+  } catch (error) {
+    return fail((error as Error).message);
+  }
   const registry = (() => {
     try {
       return buildRegistry(options.areas ?? Object.values(registeredAreas), NOT_YET_IMPLEMENTED);
@@ -189,6 +201,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
     corsOrigins: options.corsOrigins,
+    traffic,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
 

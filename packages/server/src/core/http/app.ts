@@ -22,6 +22,8 @@ import { afterAnswersInFlight, oneAtATime, oneHost } from './connection.js';
 import { ResponseSerialization } from './serialization.js';
 import { RequestValidation } from './validation.js';
 import { readFilterHeader } from '../filtering/header.js';
+import { registerTrafficControls } from './traffic.js';
+import type { TrafficOptions } from './traffic.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB; larger JSON bodies answer 413
 const MAX_JSON_DEPTH = 64;
@@ -44,6 +46,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   /** Extra routes of areas (outside the bundle's operations). */
   extraRoutes: ((app: FastifyInstance) => void | Promise<void>)[];
+  /** Fault injection and rate limits (off when absent). */
+  traffic?: TrafficOptions;
 }
 
 declare module 'fastify' {
@@ -203,6 +207,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   installCors(app, options.corsOrigins ?? [], sendError);
+
+  const routed = new Map<string, OperationSpec>(spec.operations.flatMap((op) => routeUrls(spec.basePath, op).map(({ url }) => [`${op.method} ${url}`, op] as const)));
+  registerTrafficControls(app, options.traffic ?? {}, (request) => routed.get(`${request.method} ${request.routeOptions.url}`) ?? null);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.status, error.errors, error.headers);

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // test/consumer is the sample consumer's own suite, run from the tarballs by test/consumer.test.ts.
+    exclude: ['**/node_modules/**', 'test/consumer/**'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Type tests: test/*.test-d.ts, compiled with tsc; an unused @ts-expect-error fails them too.
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], exclude: ['test/consumer/**'], tsconfig: './tsconfig.json' },
+  },
+});

@@ -1,0 +1,64 @@
+// Rate limits as the service applies them (RATE_LIMIT=<n>/<seconds>s, off by default): each token
+// (each client address for public operations and requests without a token) may send n requests
+// per window of the given seconds, counted from its first request in the window. Over the limit:
+// 429 with Retry-After; every answer while a limit is set carries X-RateLimit-Limit,
+// X-RateLimit-Remaining and X-RateLimit-Reset (the window's end, epoch seconds).
+import { createHash } from 'node:crypto';
+
+export interface RateLimitSetting {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** `100/60s` → {limit: 100, windowSeconds: 60}; null when unset; throws naming the rule. */
+export function parseRateLimit(text: string | undefined | null): RateLimitSetting | null {
+  if (text === undefined || text === null || !text.trim()) return null;
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*s\s*$/.exec(text);
+  const limit = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (!match || limit < 1 || windowSeconds < 1 || limit > 1e9 || windowSeconds > 86_400) {
+    throw new Error(`RATE_LIMIT must be <requests>/<seconds>s with both at least 1 (seconds at most 86400), e.g. 100/60s; got "${text}"`);
+  }
+  return { limit, windowSeconds };
+}
+
+export interface RateLimitVerdict {
+  allowed: boolean;
+  headers: Record<string, string>;
+}
+
+/** Windows of the callers seen; ended windows are swept out as the table grows. */
+export function createRateLimiter(setting: RateLimitSetting, now: () => number = Date.now) {
+  const windowMs = setting.windowSeconds * 1000;
+  const windows = new Map<string, { endsAt: number; count: number }>();
+  const sweep = (at: number) => {
+    for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);
+  };
+  return {
+    setting,
+    /** The caller's key: its token (hashed, so the table holds no secret) or its address. */
+    keyOf(authorization: string | undefined, address: string): string {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+      return token ? `token ${createHash('sha256').update(token).digest('base64url').slice(0, 22)}` : `address ${address}`;
+    },
+    /** Counts one request of `key` and says whether it may pass, with the headers to send. */
+    take(key: string): RateLimitVerdict {
+      const at = now();
+      if (windows.size > 10_000) sweep(at);
+      let window = windows.get(key);
+      if (!window || window.endsAt <= at) {
+        window = { endsAt: at + windowMs, count: 0 };
+        windows.set(key, window);
+      }
+      const allowed = window.count < setting.limit;
+      if (allowed) window.count += 1;
+      const headers: Record<string, string> = {
+        'x-ratelimit-limit': String(setting.limit),
+        'x-ratelimit-remaining': String(setting.limit - window.count),
+        'x-ratelimit-reset': String(Math.ceil(window.endsAt / 1000)),
+      };
+      if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((window.endsAt - at) / 1000)));
+      return { allowed, headers };
+    },
+  };
+}

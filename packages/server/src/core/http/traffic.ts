@@ -1,0 +1,72 @@
+// Traffic controls in front of the operations: fault injection (FAULTS / --faults, the shared
+// decision module of @cloudapi/spec/faults) and rate limits (RATE_LIMIT). Both are off by default
+// and run in one onRequest hook, before authentication: an injected fault stands for the network
+// or a proxy in front of the service, so it is decided first and uses none of the caller's limit.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createFaultInjector, describeFault, faultBody, faultHeaders, FAULT_HEADER } from '@cloudapi/spec/faults';
+import type { parseFaults } from '@cloudapi/spec/faults';
+import type { OperationSpec } from '../spec.js';
+import { createRateLimiter } from './rate-limit.js';
+import type { RateLimitSetting } from './rate-limit.js';
+
+export interface TrafficOptions {
+  /** A parsed FAULTS setting (parseFaults), or null for none. */
+  faults?: ReturnType<typeof parseFaults>;
+  rateLimit?: RateLimitSetting | null;
+}
+
+type Decision = NonNullable<ReturnType<ReturnType<typeof createFaultInjector>['decide']>>;
+
+/** Answers a chosen fault: 429 or 503 with an ErrorResponse, or headers then a cut connection. */
+function injectFault(reply: FastifyReply, decision: Decision): void {
+  const headers = faultHeaders(decision);
+  if (decision.fault === 'drop') {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': '4096' });
+    raw.write('{"errors":[{"reason":"cut off');
+    // The socket is destroyed once the partial body has left, so the client sees it cut mid-answer.
+    raw.socket?.end(() => raw.socket?.destroy());
+    setImmediate(() => raw.destroy());
+    return;
+  }
+  reply.code(Number(decision.fault)).headers(headers).type('application/json').send(JSON.stringify(faultBody(decision)));
+}
+
+/**
+ * Adds the traffic controls to `app`. `operationOf` finds the operation a routed request
+ * addresses (null for routes outside the bundle's operations, such as /health).
+ */
+export function registerTrafficControls(app: FastifyInstance, options: TrafficOptions, operationOf: (request: FastifyRequest) => OperationSpec | null): void {
+  const faults = options.faults ? createFaultInjector(options.faults) : null;
+  const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
+  if (!faults && !limiter) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    const op = operationOf(request);
+    if (!op) return done();
+    let decision: Decision | null = null;
+    try {
+      decision = faults?.decide({ operationId: op.operationId, header: request.headers[FAULT_HEADER] }) ?? null;
+    } catch (error) {
+      return done(Object.assign(new Error((error as Error).message), { statusCode: 400 }));
+    }
+    const proceed = () => {
+      if (decision?.fault) return injectFault(reply, decision);
+      if (decision) reply.header(FAULT_HEADER, faultHeaders(decision)[FAULT_HEADER]);
+      if (limiter) {
+        const key = limiter.keyOf(op.access === 'public' ? undefined : request.headers.authorization, request.ip);
+        const verdict = limiter.take(key);
+        reply.headers(verdict.headers);
+        if (!verdict.allowed) {
+          request.log.info({ operationId: op.operationId, key: key.split(' ')[0] }, 'rate limit reached');
+          reply.code(429).type('application/json').send(JSON.stringify({ errors: [{ reason: `Too many requests: the limit is ${limiter.setting.limit} per ${limiter.setting.windowSeconds} s; retry after ${verdict.headers['retry-after']} s` }] }));
+          return;
+        }
+      }
+      done();
+    };
+    if (decision) request.log.warn({ operationId: op.operationId, fault: decision.kinds }, describeFault(decision, { operationId: op.operationId, method: request.method, url: request.url }));
+    if (decision?.delayMs) setTimeout(proceed, decision.delayMs);
+    else proceed();
+  });
+}
