@@ -2,52 +2,11 @@
 // The published surface is deliberately narrow: the options a user sets and what a running server
 // tells them. The store, the route table and the Fastify instance stay internal (tests in this
 // package import them from ./server.js), so the declarations need nothing beyond Node's types.
+import type { RunningServer, ServerOptions } from './options.js';
 import { defaultDataDir, repositoryRoot, startServer as start, StartupError } from './server.js';
 
 export { defaultDataDir, repositoryRoot, StartupError };
-
-export interface ServerOptions {
-  /** 0 picks a free port. Default 4020. */
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Where the SQLite file (and the generated token) live. Default: `.data/server` at the repository root inside this repository, `.cloudapi/server` in the working folder once installed. */
-  dataDir?: string;
-  /** `postgres://…`: use PostgreSQL instead of SQLite. */
-  databaseUrl?: string;
-  /** A tokens file (`[{token, scopes, grants, restricted}]`); without it one full-access token is made and kept in `dataDir`. */
-  tokensFile?: string;
-  /** How long a transitional state lasts (ms); 0 makes it immediate. Default 2000. */
-  transitionMs?: number;
-  /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
-  logLevel?: string;
-  /** Where log lines (JSON, one per line) go; default standard output. */
-  logStream?: NodeJS.WritableStream;
-  /** Another bundle file (default @cloudapi/spec's `openapi.json`). */
-  bundleFile?: string;
-  /** PostgreSQL connections of this process (default 10). */
-  poolSize?: number;
-  /** Origins whose pages may call the server from a browser (CORS), besides the docs' own. */
-  corsOrigins?: string[];
-  /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
-  sandboxDnsPort?: number;
-}
-
-export interface RunningServer {
-  /** `http://127.0.0.1:4020` */
-  url: string;
-  /** `http://127.0.0.1:4020/v4` */
-  baseUrl: string;
-  port: number;
-  /** The generated token, when no tokens file was given. */
-  token: string | null;
-  /** Where the generated token is kept. */
-  tokenFile: string | null;
-  /** Which engine holds the rows, and where (the SQLite file, or the PostgreSQL URL without its password). */
-  store: { engine: string; location: string };
-  /** Finishes the requests in flight, then closes the sandbox's name server and the store. */
-  close(): Promise<void>;
-}
+export type { RunningServer, ServerOptions };
 
 /** Starts the reference server; resolves once it listens (its `/health` answers 200). */
 export function startServer(options: ServerOptions = {}): Promise<RunningServer> {

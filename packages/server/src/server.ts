@@ -13,6 +13,7 @@ import { loadCatalogue } from './core/catalogue.js';
 import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
+import type { RunningServer as PublicRunningServer, ServerOptions as PublicServerOptions } from './options.js';
 import { normalizeCorsOrigins } from './core/http/cors.js';
 import { parseFaults } from '@cloudapi/spec/faults';
 import { parseRateLimit } from './core/http/rate-limit.js';
@@ -30,57 +31,19 @@ export class StartupError extends Error {}
 /** How long a stop waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 30_000;
 
-export interface ServerOptions {
-  /** 0 picks a free port. Default 4020. */
-  port?: number;
-  host?: string;
-  /** Where the SQLite file (and the generated token) live. Default: see defaultDataDir(). */
-  dataDir?: string;
-  /** `postgres://…`: use PostgreSQL instead of SQLite. */
-  databaseUrl?: string;
-  /** A tokens file; without it one full-access token is made and kept in `dataDir`. */
-  tokensFile?: string;
-  /** How long a transitional state lasts (ms). Default 2000. */
-  transitionMs?: number;
-  /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
-  logLevel?: string;
-  /** Where log lines (JSON, one per line) go; default standard output. */
-  logStream?: NodeJS.WritableStream;
+export interface ServerOptions extends PublicServerOptions {
   /** Another clock (tests move time); its transitionMs wins over `transitionMs`. */
   clock?: Clock;
-  /** Another bundle file (default @cloudapi/spec's). */
-  bundleFile?: string;
   /** Areas to serve (default: every registered area). */
   areas?: Area[];
-  /** PostgreSQL connections of this process (default 10). */
-  poolSize?: number;
-  /** Origins whose pages may call the server from a browser (CORS), besides the docs' own. */
-  corsOrigins?: string[];
-  /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
-  sandboxDnsPort?: number;
-  /** FAULTS: injected latency, 429, 503 and cut connections (spec/lib/faults.mjs); off when absent. */
-  faults?: string;
-  /** RATE_LIMIT: `<n>/<seconds>s` per token (per address for public operations); off when absent. */
-  rateLimit?: string;
 }
 
-export interface RunningServer {
-  /** `http://127.0.0.1:4020` */
-  url: string;
-  /** `http://127.0.0.1:4020/v4` */
-  baseUrl: string;
-  port: number;
-  /** The generated token, when no tokens file was given. */
-  token: string | null;
-  /** Where the generated token is kept. */
-  tokenFile: string | null;
+export interface RunningServer extends PublicRunningServer {
   store: Store;
   spec: ApiSpec;
   app: FastifyInstance;
   /** The world outside the account and its name server (`sandbox.dnsPort`). */
   sandbox: RunningSandbox;
-  /** Finishes the requests in flight, then closes the sandbox's name server and the store. */
-  close(): Promise<void>;
 }
 
 /** The repository root (the folder whose package.json has workspaces), or the working directory. */
