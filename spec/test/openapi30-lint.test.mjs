@@ -6,26 +6,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTool, splitJsonValues } from './cli-tools.mjs';
+import { lintReports } from './cli-tools.mjs';
 import { specDir } from './helpers.mjs';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'openapi30-lint-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-writeFileSync(path.join(scratch, 'spectral.yaml'), 'extends: [["spectral:oas", "all"]]\n');
-writeFileSync(path.join(scratch, 'redocly.yaml'), 'extends:\n  - recommended-strict\n');
+const STRICT = { spectralRuleset: 'extends: [["spectral:oas", "all"]]\n', redoclyConfig: 'extends:\n  - recommended-strict\n' };
 
 /** The errors of both linters over one file: ["tool rule at where: message"]. */
 async function errorsOf(file) {
-  const [spectral, redocly] = await Promise.all([
-    runTool('@stoplight/spectral-cli', 'spectral', ['lint', file, '--ruleset', path.join(scratch, 'spectral.yaml'), '--format=json', '--quiet', '--fail-severity=error'], { cwd: scratch }),
-    runTool('@redocly/cli', 'redocly', ['lint', file, '--format=json', '--max-problems=10000', `--config=${path.join(scratch, 'redocly.yaml')}`], { cwd: scratch }),
-  ]);
-  const spectralReport = spectral.stdout.trim() ? splitJsonValues(spectral.stdout)[0] : [];
-  const [redoclyReport] = splitJsonValues(redocly.stdout);
-  if (!Array.isArray(spectralReport) || !redoclyReport) throw new Error(`a linter produced no report:\n${spectral.stderr}\n${redocly.stderr}`);
+  const { spectral, redocly } = await lintReports(file, scratch, STRICT);
   return [
-    ...spectralReport.filter((f) => f.severity === 0).map((f) => `spectral ${f.code} at ${f.path.join('.')}: ${f.message}`),
-    ...redoclyReport.problems.filter((p) => p.severity === 'error').map((p) => `redocly ${p.ruleId} at ${p.location?.[0]?.pointer}: ${p.message}`),
+    ...spectral.filter((f) => f.severity === 0).map((f) => `spectral ${f.code} at ${f.path.join('.')}: ${f.message}`),
+    ...redocly.filter((p) => p.severity === 'error').map((p) => `redocly ${p.ruleId} at ${p.location?.[0]?.pointer}: ${p.message}`),
   ];
 }
 
