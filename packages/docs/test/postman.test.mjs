@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Collection } from 'postman-collection';
 import { operations } from '@cloudapi/spec/walk';
 import { describe, expect, it } from 'vitest';
+import { DELETES_FOLDER } from '../src/postman-flow.mjs';
 import { POSTMAN_COLLECTION_FILE, POSTMAN_SCHEMA_V21, postmanCollection } from '../src/postman.mjs';
 import { docsDistDir } from '../src/serve.mjs';
 
@@ -43,11 +44,17 @@ describe('the Postman collection', () => {
     for (const [key, item] of requests) expect(again.get(key).request.url.toString(), key).toBe(item.request.url.toString());
   });
 
-  it('has one request per operation of the bundle, in a folder per tag', () => {
+  it('has one request per operation of the bundle, in a folder per tag, every delete in a last folder', () => {
     const expected = [...operations(bundle)].map(operationKey).sort();
     expect(expected.length).toBeGreaterThan(100);
     expect([...requests.keys()].sort()).toEqual(expected);
-    expect(json.item.map((folder) => folder.name).sort()).toEqual([...new Set([...operations(bundle)].flatMap(({ operation }) => operation.tags))].sort());
+    const last = json.item.at(-1);
+    expect(last.name).toBe(DELETES_FOLDER);
+    const deletes = expected.filter((key) => key.startsWith('DELETE '));
+    expect(last.item.slice(0, deletes.length).map((item) => item.request.method)).toEqual(deletes.map(() => 'DELETE'));
+    expect(last.item.slice(deletes.length).map((item) => item.name)).toEqual(['Cancel Object Storage']);
+    const tagged = [...operations(bundle)].filter(({ method }) => method !== 'delete').flatMap(({ operation }) => operation.tags);
+    expect(json.item.slice(0, -1).map((folder) => folder.name).sort()).toEqual([...new Set(tagged)].sort());
   });
 
   it('sends to {{baseUrl}}, which defaults to the spec\'s server, with the bearer token on secured operations', () => {
@@ -70,7 +77,9 @@ describe('the Postman collection', () => {
       if (!media) continue;
       const body = requests.get(operationKey(op)).request.body;
       expect(body?.mode, operationKey(op)).toBe('raw');
-      expect(() => JSON.parse(body.raw), operationKey(op)).not.toThrow();
+      // Ids carried from creates are `{{variables}}`, JSON once the runner fills them in.
+      const values = Object.fromEntries(json.variable.map(({ key, value }) => [key, value]));
+      expect(() => JSON.parse(body.raw.replace(/\{\{(\w+)\}\}/g, (_, key) => values[key])), operationKey(op)).not.toThrow();
     }
   });
 
