@@ -92,6 +92,13 @@ describe('classification of failures', () => {
     expect(classOf(interaction('POST', 'https://api.linode.com/v4/volumes', { label: 'vol', region: 'us-east', encryption: 'enabled' }, 200, volume))).toEqual(['newer than 4.115.0']);
   });
 
+  it('puts what contradicts a stated rule of the requirements under conflict, with the rule; newer fields beside it make it newer', () => {
+    const bucket = { label: 'b', region: 'us-east' };
+    const { failures } = replay(bundle, [interaction('POST', 'https://api.linode.com/v4/object-storage/buckets', bucket, 200, undefined)]);
+    expect(failures.map((f) => [f.class, f.reasons])).toEqual([['conflict with the requirements', ['Bucket `cluster`: Req (POST /object-storage/buckets: label (Req), cluster (Req))']]]);
+    expect(classOf(interaction('POST', 'https://api.linode.com/v4/object-storage/buckets', { ...bucket, endpoint_type: 'E1' }, 200, undefined))).toEqual(['newer than 4.115.0']);
+  });
+
   it('puts a failure caused only by a masked address under redaction', () => {
     const node = { id: 1, config_id: 2, balancer_id: 3, address: '192.0.2.0:80', label: 'node', status: 'UP', weight: 50, mode: 'accept' };
     expect(classOf(interaction('GET', 'https://api.linode.com/v4/nodebalancers/3/configs/2/nodes/1', undefined, 200, node))).toEqual(['redaction']);

@@ -51,16 +51,16 @@ export const NEWER = {
     { name: 'boot_size', operations: COMPUTE_CREATE, kind: 'request', reason: 'choosing the kernel and boot disk size at creation came after 4.115.0' },
     { name: 'migration_type', operations: ['resizeComputeInstance'], kind: 'request', reason: 'warm and cold resize migrations came after 4.115.0' },
     // VPC interfaces: VPCs came after 4.115.0.
-    { name: /^(subnet_id|vpc_id|ipv4|ipv6|ip_ranges|primary|active)$/, under: ANY_INTERFACE, reason: 'VPC interface fields (VPCs came after 4.115.0)' },
+    { name: /^(subnet_id|vpc_id|ipv4|ipv6|ip_ranges|primary|active)$/, under: ANY_INTERFACE, reason: 'VPC interface fields (VPCs came after 4.115.0)', requirement: 'Interface `purpose`: Req; enum `public`, `vlan`' },
     // Config profiles with more than eight device slots (volume limit extension).
     { name: /^sd[i-z]$/, under: /^(\/data\/\d+)?\/devices$/, reason: 'device slots beyond sdh (the volume limit extension) came after 4.115.0', requirement: 'Config `devices`: keys `sda`..`sdh`' },
     // Balancers.
     { name: 'vpcs', operations: ['createBalancer'], kind: 'request', reason: 'balancers in a VPC came after 4.115.0' },
-    { name: 'client_udp_sess_throttle', operations: ['createBalancer', 'updateBalancer'], kind: 'request', reason: 'UDP balancing came after 4.115.0' },
+    { name: 'client_udp_sess_throttle', operations: ['createBalancer', 'updateBalancer'], kind: 'request', reason: 'UDP balancing came after 4.115.0', requirement: 'Balancer config `protocol`: enum `http`, `https`, `tcp`' },
     { name: 'tags', operations: ['createBalancer'], kind: 'request', reason: 'tags on balancer create came after 4.115.0 (the requirements: "update only")', requirement: 'Balancer `tags`: update only' },
     { name: 'subnet_id', operations: ['createBalancerNode', 'updateBalancerNode'], kind: 'request', reason: 'balancer nodes in a VPC subnet came after 4.115.0' },
     { name: 'subnet_id', operations: ['rebuildBalancerConfig', 'createBalancer'], under: /\/nodes\/\d+$/, reason: 'balancer nodes in a VPC subnet came after 4.115.0' },
-    { name: 'udp_check_port', reason: 'UDP balancing came after 4.115.0' },
+    { name: 'udp_check_port', reason: 'UDP balancing came after 4.115.0', requirement: 'Balancer config `protocol`: enum `http`, `https`, `tcp`' },
     // Volumes and images.
     { name: 'encryption', operations: ['createVolume'], kind: 'request', reason: 'volume encryption came after 4.115.0' },
     { name: 'cloud_init', operations: ['uploadImage', 'createImage'], kind: 'request', reason: 'cloud-init image flags came after 4.115.0' },
@@ -71,7 +71,7 @@ export const NEWER = {
     { name: 'regions', operations: ['createAccessKey', 'updateAccessKey'], kind: 'request', reason: 'regional access keys came after 4.115.0' },
     { name: 'region', operations: ['createAccessKey'], kind: 'request', under: /^\/bucket_access\/\d+$/, marks: 'object', reason: 'bucket access by region instead of cluster came after 4.115.0' },
     // Tags.
-    { name: 'reserved_ipv4_addresses', operations: ['createTag'], kind: 'request', reason: 'tagging reserved IP addresses came after 4.115.0' },
+    { name: 'reserved_ipv4_addresses', operations: ['createTag'], kind: 'request', reason: 'tagging reserved IP addresses came after 4.115.0', requirement: 'POST /tags: label (Req), domains, computes, balancers, volumes' },
   ],
 
   // Rules the service relaxed after 4.115.0: a body they match is of a newer kind.
@@ -88,8 +88,8 @@ export const NEWER = {
   // config). In an array it is taken out; as the whole body, the body is newer.
   values: [
     { field: 'purpose', values: ['vpc'], reason: 'VPC interfaces (VPCs came after 4.115.0)', requirement: 'Interface `purpose`: Req; enum `public`, `vlan`' },
-    { field: 'protocol', values: ['udp'], reason: 'UDP balancing came after 4.115.0' },
-    { field: 'type', values: ['reserved_ipv4_address'], reason: 'tagging reserved IP addresses came after 4.115.0' },
+    { field: 'protocol', values: ['udp'], reason: 'UDP balancing came after 4.115.0', requirement: 'Balancer config `protocol`: enum `http`, `https`, `tcp`' },
+    { field: 'type', values: ['reserved_ipv4_address'], reason: 'tagging reserved IP addresses came after 4.115.0', requirement: 'POST /tags: label (Req), domains, computes, balancers, volumes' },
   ],
 };
 
