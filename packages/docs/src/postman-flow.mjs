@@ -3,10 +3,11 @@
 // travels as `private%2F15`), a file for the attachment upload, and the ids that creates answer
 // carried into the requests that follow, by the collection's own scripts, from the spec's
 // OpenAPI `links`, into paths and into body fields named after them (`compute_id`). Requests run
-// creates first in each folder and deletes last, in a final folder.
+// creates first, in a first folder, and deletes last, in a final folder.
 
 /** The file the attachment request uploads, resolved against the runner's working directory. */
 export const ATTACHMENT_FILE = 'attachment.txt';
+export const CREATES_FOLDER = 'Set up (creates)';
 export const DELETES_FOLDER = 'Clean up (deletes)';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -23,23 +24,42 @@ function* requestItems(items, folder = null) {
 const requestKey = (item) => `${item.request.method} /${item.request.url.path.join('/')}`;
 const operationKey = (method, template) => `${method.toUpperCase()} ${template.replace(/\{(\w+)\}/g, ':$1')}`;
 
+// The variable that holds a path parameter, named after the path's literal segments before it
+// and the parameter (`compute_instances_configs_configId`), since two paths may name different
+// things alike (a balancer's `configId` and an instance's).
+function variableFor(segments, parameter) {
+  const at = segments.findIndex((segment) => segment === `{${parameter}}` || segment === `:${parameter}`);
+  return [...segments.slice(0, at).filter((segment) => !/^[{:]/.test(segment)), parameter].join('_');
+}
+
+// The carried variable of a path parameter: the one of this very path, else the only one of
+// that name (`managed/compute-settings/{computeId}` uses the instance's).
+function carriedVariable(carriedVariables, segments, parameter) {
+  const own = variableFor(segments, parameter);
+  if (carriedVariables.has(own)) return own;
+  const alike = [...carriedVariables].filter((v) => v.split('_').at(-1) === parameter);
+  return alike.length === 1 ? alike[0] : undefined;
+}
+
 /**
- * Where each id a create answers is kept: { [operationKey]: [{ variable, pointer }] } from the
- * create's links (`$response.body#/id` → the target's path parameter, named after it).
+ * Where each id a create answers is kept: { [operationKey]: [{ variable, parameter, pointer }] }
+ * from the create's links (`$response.body#/id` → the target's path parameter).
  */
 function carriedIds(openapi) {
+  const pathOf = new Map(Object.entries(openapi.paths).flatMap(([template, pathItem]) => METHODS.filter((m) => pathItem[m]).map((m) => [pathItem[m].operationId, template])));
   const carried = {};
   for (const [template, pathItem] of Object.entries(openapi.paths)) {
     for (const method of METHODS) {
       const links = pathItem[method]?.responses?.['200']?.links ?? {};
       const found = new Map();
       for (const link of Object.values(links)) {
-        for (const [name, expression] of Object.entries(link.parameters ?? {})) {
+        const target = pathOf.get(link.operationId);
+        for (const [parameter, expression] of Object.entries(link.parameters ?? {})) {
           const pointer = typeof expression === 'string' && expression.startsWith('$response.body#') ? expression.slice('$response.body#'.length) : null;
-          if (pointer) found.set(name, pointer);
+          if (pointer && target) found.set(variableFor(target.split('/').slice(1), parameter), { parameter, pointer });
         }
       }
-      if (found.size) carried[operationKey(method, template)] = [...found].map(([variable, pointer]) => ({ variable, pointer }));
+      if (found.size) carried[operationKey(method, template)] = [...found].map(([variable, id]) => ({ variable, ...id }));
     }
   }
   return carried;
@@ -57,13 +77,41 @@ function keepIdsScript(ids) {
   ];
 }
 
-// An id a body names by convention: `compute_id` or `computes: [..]` is what `computeId` holds.
-function carryIntoBody(raw, variable) {
-  const stem = variable.replace(/Id$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  if (stem === variable) return raw;
-  return raw
-    .replace(new RegExp(`("${stem}_id"\\s*:\\s*)\\d+`, 'g'), `$1{{${variable}}}`)
-    .replace(new RegExp(`("${stem}s"\\s*:\\s*\\[\\s*)\\d+(\\s*\\])`, 'g'), `$1{{${variable}}}$2`);
+// An id a body names by convention: `compute_id` or `computes: [..]` is what the variable of a
+// `computeId` holds. Of several such variables (a balancer's config and an instance's), the one
+// of the request's own area, else the one whose path holds another id the body names.
+function carryIntoBody(raw, variables, requestSegments) {
+  const byParameter = new Map();
+  for (const variable of variables) {
+    const parameter = variable.split('_').at(-1);
+    byParameter.set(parameter, [...(byParameter.get(parameter) ?? []), variable]);
+  }
+  for (const [parameter, candidates] of byParameter) {
+    const stem = parameter.replace(/Id$/, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (stem === parameter) continue;
+    const pattern = new RegExp(`("${stem}_id"\\s*:\\s*)\\d+|("${stem}s"\\s*:\\s*\\[\\s*)\\d+(\\s*\\])`, 'g');
+    if (!pattern.test(raw)) continue;
+    const variable = candidates.length === 1 ? candidates[0]
+      : candidates.find((v) => v.startsWith(`${requestSegments[0]}_`))
+        ?? candidates.find((v) => v.split('_').slice(0, -1).some((segment) => raw.includes(`"${segment.replace(/s$/, '')}_id"`)))
+        ?? candidates[0];
+    raw = raw.replace(pattern, (match, single, list, close) => (single ? `${single}{{${variable}}}` : `${list}{{${variable}}}${close}`));
+  }
+  return raw;
+}
+
+// Creates ordered so that each runs after the creates whose variables it uses (a tag after the
+// volume it tags), keeping the collection's order otherwise.
+function afterTheirSources(creates, carried) {
+  const uses = (item) => JSON.stringify(item.request.url) + (item.request.body?.raw ?? '');
+  const ordered = [];
+  const pending = [...creates];
+  while (pending.length) {
+    const ready = pending.findIndex((item) => pending.every((other) => other === item
+      || !(carried[requestKey(other)] ?? []).some(({ variable }) => uses(item).includes(`{{${variable}}}`) && !(carried[requestKey(item)] ?? []).some((own) => own.variable === variable))));
+    ordered.push(...pending.splice(ready < 0 ? 0 : ready, 1));
+  }
+  return ordered;
 }
 
 const isDelete = (item) => item.request.method === 'DELETE';
@@ -80,7 +128,7 @@ const isCreate = (item, carried) => item.request.method === 'POST' && Boolean(ca
  */
 export function makeRunnable(collection, openapi) {
   const carried = carriedIds(openapi);
-  const numericIds = new Set(Object.values(carried).flat().map((id) => id.variable));
+  const carriedVariables = new Set(Object.values(carried).flat().map((id) => id.variable));
   const operationIds = new Map(Object.entries(openapi.paths).flatMap(([template, pathItem]) => METHODS.filter((m) => pathItem[m]).map((m) => [operationKey(m, template), pathItem[m].operationId])));
   const variables = new Map((collection.variable ?? []).map((v) => [v.key, v]));
   for (const { item } of requestItems(collection.item)) {
@@ -88,31 +136,38 @@ export function makeRunnable(collection, openapi) {
       const value = parameter.value == null ? '' : String(parameter.value);
       const encoded = /^\{\{.*\}\}$/.test(value) ? value : encodeURIComponent(value);
       // An id some create answers comes from that create's script; until one runs, the example.
-      if (Object.values(carried).some((ids) => ids.some((id) => id.variable === parameter.key))) {
-        if (!variables.has(parameter.key)) variables.set(parameter.key, { key: parameter.key, value: encoded, type: 'string' });
-        parameter.value = `{{${parameter.key}}}`;
+      const variable = carriedVariable(carriedVariables, item.request.url.path, parameter.key);
+      if (variable) {
+        if (!variables.has(variable)) variables.set(variable, { key: variable, value: encoded, type: 'string' });
+        parameter.value = `{{${variable}}}`;
       } else parameter.value = encoded;
     }
     for (const part of item.request.body?.formdata ?? []) {
       if (part.type === 'file' && !part.src) Object.assign(part, { src: ATTACHMENT_FILE, contentType: 'text/plain' });
     }
-    if (item.request.body?.mode === 'raw') for (const variable of numericIds) item.request.body.raw = carryIntoBody(item.request.body.raw, variable);
+    if (item.request.body?.mode === 'raw') item.request.body.raw = carryIntoBody(item.request.body.raw, carriedVariables, item.request.url.path);
     const ids = carried[requestKey(item)];
     if (ids) item.event = [...(item.event ?? []).filter((e) => e.listen !== 'test'), { listen: 'test', script: { type: 'text/javascript', exec: keepIdsScript(ids) } }];
   }
   collection.variable = [...variables.values()];
-  // Creates first in each folder; every delete in a last folder, children before their parents
-  // (the longer path first), so nothing is deleted that a later request needs.
+  // Every create first, in a folder of its own, each after the creates whose ids it uses; then a
+  // folder per tag with the reads, updates and actions; every delete in a last folder, children
+  // before their parents (the longer path first), then the account-wide cancels.
+  const creates = [];
   const deletes = [];
   const last = [];
   for (const folder of collection.item) {
     if (!folder.item) continue;
     last.push(...folder.item.filter((item) => isAccountWideDestructive(item, operationIds)));
-    const kept = folder.item.filter((item) => !isDelete(item) && !isAccountWideDestructive(item, operationIds));
     deletes.push(...folder.item.filter(isDelete));
-    folder.item = [...kept.filter((item) => isCreate(item, carried)), ...kept.filter((item) => !isCreate(item, carried))];
+    creates.push(...folder.item.filter((item) => isCreate(item, carried)));
+    folder.item = folder.item.filter((item) => !isDelete(item) && !isAccountWideDestructive(item, operationIds) && !isCreate(item, carried));
   }
   deletes.sort((a, b) => b.request.url.path.length - a.request.url.path.length);
-  collection.item = [...collection.item.filter((folder) => !folder.item || folder.item.length), { name: DELETES_FOLDER, description: 'Every delete, run last: children before their parents; then the account-wide cancels.', item: [...deletes, ...last] }];
+  collection.item = [
+    { name: CREATES_FOLDER, description: 'Every create, run first: each after the creates whose ids it uses.', item: afterTheirSources(creates, carried) },
+    ...collection.item.filter((folder) => !folder.item || folder.item.length),
+    { name: DELETES_FOLDER, description: 'Every delete, run last: children before their parents; then the account-wide cancels.', item: [...deletes, ...last] },
+  ];
   return collection;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Collection } from 'postman-collection';
 import { operations } from '@cloudapi/spec/walk';
 import { describe, expect, it } from 'vitest';
-import { DELETES_FOLDER } from '../src/postman-flow.mjs';
+import { CREATES_FOLDER, DELETES_FOLDER } from '../src/postman-flow.mjs';
 import { POSTMAN_COLLECTION_FILE, POSTMAN_SCHEMA_V21, postmanCollection } from '../src/postman.mjs';
 import { docsDistDir } from '../src/serve.mjs';
 
@@ -44,7 +44,7 @@ describe('the Postman collection', () => {
     for (const [key, item] of requests) expect(again.get(key).request.url.toString(), key).toBe(item.request.url.toString());
   });
 
-  it('has one request per operation of the bundle, in a folder per tag, every delete in a last folder', () => {
+  it('has one request per operation of the bundle: creates in a first folder, then a folder per tag, every delete in a last folder', () => {
     const expected = [...operations(bundle)].map(operationKey).sort();
     expect(expected.length).toBeGreaterThan(100);
     expect([...requests.keys()].sort()).toEqual(expected);
@@ -53,8 +53,13 @@ describe('the Postman collection', () => {
     const deletes = expected.filter((key) => key.startsWith('DELETE '));
     expect(last.item.slice(0, deletes.length).map((item) => item.request.method)).toEqual(deletes.map(() => 'DELETE'));
     expect(last.item.slice(deletes.length).map((item) => item.name)).toEqual(['Cancel Object Storage']);
-    const tagged = [...operations(bundle)].filter(({ method }) => method !== 'delete').flatMap(({ operation }) => operation.tags);
-    expect(json.item.slice(0, -1).map((folder) => folder.name).sort()).toEqual([...new Set(tagged)].sort());
+    const first = json.item[0];
+    expect(first.name).toBe(CREATES_FOLDER);
+    expect(first.item.length).toBeGreaterThan(15);
+    expect(first.item.every((item) => item.request.method === 'POST' && item.event?.some((e) => e.listen === 'test'))).toBe(true);
+    const inFirstOrLast = new Set([...first.item, ...last.item].map((item) => `${item.request.method} /${item.request.url.path.join('/')}`));
+    const tagged = [...operations(bundle)].filter((op) => !inFirstOrLast.has(operationKey(op))).flatMap(({ operation }) => operation.tags);
+    expect(json.item.slice(1, -1).map((folder) => folder.name).sort()).toEqual([...new Set(tagged)].sort());
   });
 
   it('sends to {{baseUrl}}, which defaults to the spec\'s server, with the bearer token on secured operations', () => {
