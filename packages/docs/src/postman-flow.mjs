@@ -65,16 +65,81 @@ function carriedIds(openapi) {
   return carried;
 }
 
-/** The test script of a create: keep each id it answers, encoded for a path. */
-function keepIdsScript(ids) {
+/**
+ * The lists a create links to whose every path parameter comes from its answer (an instance's
+ * configs): { [operationKey]: [{ path: [segments, a parameter as {pointer}], itemVariable }] }.
+ * The create's script reads them, for what no create answers: the new instance's disks and its
+ * default config.
+ */
+function linkedLists(openapi) {
+  const byId = new Map(Object.entries(openapi.paths).flatMap(([template, pathItem]) => METHODS.filter((m) => pathItem[m]).map((m) => [pathItem[m].operationId, { template, method: m }])));
+  const lists = {};
+  for (const [template, pathItem] of Object.entries(openapi.paths)) {
+    for (const method of METHODS) {
+      for (const link of Object.values(pathItem[method]?.responses?.['200']?.links ?? {})) {
+        const target = byId.get(link.operationId);
+        if (!target || target.method !== 'get' || /\}$/.test(target.template)) continue;
+        const item = Object.keys(openapi.paths).find((other) => other.startsWith(`${target.template}/{`) && /^\/\{[^}/]+\}$/.test(other.slice(target.template.length)) && openapi.paths[other].get);
+        const params = Object.fromEntries(Object.entries(link.parameters ?? {}).map(([name, expression]) => [name, String(expression)]));
+        if (!item || !Object.values(params).every((e) => e.startsWith('$response.body#'))) continue;
+        const path = target.template.split('/').slice(1).map((segment) => (/^\{/.test(segment) ? { pointer: params[segment.slice(1, -1)].slice('$response.body#'.length) } : segment));
+        (lists[operationKey(method, template)] ??= []).push({ path, itemVariable: variableFor(item.split('/').slice(1), item.slice(target.template.length + 2, -1)) });
+      }
+    }
+  }
+  return lists;
+}
+
+/** The test script of a create: keep each id it answers, encoded for a path, and what its linked lists hold. */
+function keepIdsScript(ids, lists, harvested) {
   return [
     '// Keeps the ids this create answers for the requests that follow (the spec\'s links).',
     'if (pm.response.code >= 200 && pm.response.code < 300) {',
     '  const body = pm.response.json();',
     '  const at = (pointer) => pointer.split("/").slice(1).reduce((node, key) => (node == null ? node : node[key.replace(/~1/g, "/").replace(/~0/g, "~")]), body);',
     ...ids.map(({ variable, pointer }) => `  if (at(${JSON.stringify(pointer)}) != null) pm.collectionVariables.set(${JSON.stringify(variable)}, encodeURIComponent(String(at(${JSON.stringify(pointer)}))));`),
+    ...(lists.length ? [
+      '  // The lists under the new object: the first item\'s id, and the ids no create answers (disks).',
+      `  const harvested = ${JSON.stringify(harvested)};`,
+      '  const keep = (page, itemVariable) => {',
+      '    const items = (page && page.data) || [];',
+      '    if (items[0] && items[0].id != null) pm.collectionVariables.set(itemVariable, encodeURIComponent(String(items[0].id)));',
+      '    const found = {};',
+      '    const walk = (node) => { if (node && typeof node === "object") for (const [key, value] of Object.entries(node)) { if (harvested.includes(key) && typeof value === "number") { found[key] = found[key] || []; if (!found[key].includes(value)) found[key].push(value); } else walk(value); } };',
+      '    walk(items);',
+      '    for (const [key, values] of Object.entries(found)) values.forEach((value, i) => pm.collectionVariables.set(`${key}_${i + 1}`, String(value)));',
+      '  };',
+      ...lists.map(({ path, itemVariable }) => `  pm.sendRequest({ url: pm.variables.replaceIn("{{baseUrl}}") + ${JSON.stringify('/')} + [${path.map((p) => (typeof p === 'string' ? JSON.stringify(p) : `encodeURIComponent(String(at(${JSON.stringify(p.pointer)})))`)).join(', ')}].join("/"), method: "GET", header: { Authorization: "Bearer " + pm.variables.replaceIn("{{bearerToken}}") } }, (error, response) => { if (!error && response.code === 200) keep(response.json(), ${JSON.stringify(itemVariable)}); });`),
+    ] : []),
     '}',
   ];
+}
+
+// The `<x>_id` fields of request bodies whose ids no create answers (`disk_id`): the creates'
+// scripts find them in the lists they link to; a body's first distinct value becomes
+// `{{disk_id_1}}`, its second `{{disk_id_2}}`, the examples' values until a script runs.
+function harvestableFields(items, carriedVariables) {
+  const parameters = new Set([...carriedVariables].map((v) => v.split('_').at(-1)));
+  const names = new Set();
+  for (const item of items) {
+    for (const [, stem] of (item.request.body?.raw ?? '').matchAll(/"(\w+)_id"\s*:\s*\d+/g)) {
+      if (!parameters.has(`${stem.replace(/_(\w)/g, (_, c) => c.toUpperCase())}Id`)) names.add(`${stem}_id`);
+    }
+  }
+  return [...names];
+}
+
+function harvestIntoBody(raw, harvested, variables) {
+  for (const name of harvested) {
+    const seen = [];
+    raw = raw.replace(new RegExp(`("${name}"\\s*:\\s*)(\\d+)`, 'g'), (_, key, value) => {
+      if (!seen.includes(value)) seen.push(value);
+      const variable = `${name}_${seen.indexOf(value) + 1}`;
+      if (!variables.has(variable)) variables.set(variable, { key: variable, value, type: 'string' });
+      return `${key}{{${variable}}}`;
+    });
+  }
+  return raw;
 }
 
 // An id a body names by convention: `compute_id` or `computes: [..]` is what the variable of a
@@ -131,6 +196,8 @@ export function makeRunnable(collection, openapi) {
   const carriedVariables = new Set(Object.values(carried).flat().map((id) => id.variable));
   const operationIds = new Map(Object.entries(openapi.paths).flatMap(([template, pathItem]) => METHODS.filter((m) => pathItem[m]).map((m) => [operationKey(m, template), pathItem[m].operationId])));
   const variables = new Map((collection.variable ?? []).map((v) => [v.key, v]));
+  const lists = linkedLists(openapi);
+  const harvested = harvestableFields([...requestItems(collection.item)].map(({ item }) => item), carriedVariables);
   for (const { item } of requestItems(collection.item)) {
     for (const parameter of item.request.url.variable ?? []) {
       const value = parameter.value == null ? '' : String(parameter.value);
@@ -145,9 +212,9 @@ export function makeRunnable(collection, openapi) {
     for (const part of item.request.body?.formdata ?? []) {
       if (part.type === 'file' && !part.src) Object.assign(part, { src: ATTACHMENT_FILE, contentType: 'text/plain' });
     }
-    if (item.request.body?.mode === 'raw') item.request.body.raw = carryIntoBody(item.request.body.raw, carriedVariables, item.request.url.path);
+    if (item.request.body?.mode === 'raw') item.request.body.raw = harvestIntoBody(carryIntoBody(item.request.body.raw, carriedVariables, item.request.url.path), harvested, variables);
     const ids = carried[requestKey(item)];
-    if (ids) item.event = [...(item.event ?? []).filter((e) => e.listen !== 'test'), { listen: 'test', script: { type: 'text/javascript', exec: keepIdsScript(ids) } }];
+    if (ids) item.event = [...(item.event ?? []).filter((e) => e.listen !== 'test'), { listen: 'test', script: { type: 'text/javascript', exec: keepIdsScript(ids, lists[requestKey(item)] ?? [], harvested) } }];
   }
   collection.variable = [...variables.values()];
   // Every create first, in a folder of its own, each after the creates whose ids it uses; then a

@@ -28,7 +28,11 @@ async function run(baseUrl, token) {
     }, (error, result) => (error ? reject(error) : resolve(result)));
   });
   if (summary.run.failures.some((f) => f.error?.name === 'ScriptError')) throw new Error(`a collection script failed: ${summary.run.failures.map((f) => f.error.message).join('; ')}`);
-  return summary.run.executions.map((x) => ({
+  // A create's script reads lists too (pm.sendRequest), recorded under the same cursor after the
+  // request itself: one execution per request of the collection.
+  const seen = new Set();
+  const own = summary.run.executions.filter((x) => !seen.has(x.cursor.ref) && seen.add(x.cursor.ref));
+  return own.map((x) => ({
     name: x.item.name, method: x.request.method, url: x.request.url.toString(), status: x.response?.code ?? 0, body: x.response?.stream?.toString().slice(0, 300),
   }));
 }
