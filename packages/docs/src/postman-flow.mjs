@@ -55,6 +55,9 @@ function carriedIds(openapi) {
       for (const link of Object.values(links)) {
         const target = pathOf.get(link.operationId);
         for (const [parameter, expression] of Object.entries(link.parameters ?? {})) {
+          // A clone posted under the object it copies (its own path names the parameter) leaves
+          // the variable on the original, which the requests after it (a backup) are about.
+          if (template.includes(`{${parameter}}`)) continue;
           const pointer = typeof expression === 'string' && expression.startsWith('$response.body#') ? expression.slice('$response.body#'.length) : null;
           if (pointer && target) found.set(variableFor(target.split('/').slice(1), parameter), { parameter, pointer });
         }
@@ -116,8 +119,9 @@ function keepIdsScript(ids, lists, harvested) {
 }
 
 // The `<x>_id` fields of request bodies whose ids no create answers (`disk_id`): the creates'
-// scripts find them in the lists they link to; a body's first distinct value becomes
-// `{{disk_id_1}}`, its second `{{disk_id_2}}`, the examples' values until a script runs.
+// scripts find them in the lists they link to. Each distinct example value, in the order the
+// collection first shows it, becomes `{{disk_id_1}}`, `{{disk_id_2}}`..., in `disk_id` fields and
+// in `disks` lists alike (the example values until a script runs).
 function harvestableFields(items, carriedVariables) {
   const parameters = new Set([...carriedVariables].map((v) => v.split('_').at(-1)));
   const names = new Set();
@@ -131,13 +135,17 @@ function harvestableFields(items, carriedVariables) {
 
 function harvestIntoBody(raw, harvested, variables) {
   for (const name of harvested) {
-    const seen = [];
-    raw = raw.replace(new RegExp(`("${name}"\\s*:\\s*)(\\d+)`, 'g'), (_, key, value) => {
-      if (!seen.includes(value)) seen.push(value);
-      const variable = `${name}_${seen.indexOf(value) + 1}`;
-      if (!variables.has(variable)) variables.set(variable, { key: variable, value, type: 'string' });
-      return `${key}{{${variable}}}`;
-    });
+    const stem = name.replace(/_id$/, '');
+    const variableOf = (value) => {
+      const known = [...variables.values()].find((v) => v.key.startsWith(`${name}_`) && v.value === value);
+      if (known) return known.key;
+      const key = `${name}_${[...variables.keys()].filter((k) => k.startsWith(`${name}_`)).length + 1}`;
+      variables.set(key, { key, value, type: 'string' });
+      return key;
+    };
+    raw = raw
+      .replace(new RegExp(`("${name}"\\s*:\\s*)(\\d+)`, 'g'), (_, key, value) => `${key}{{${variableOf(value)}}}`)
+      .replace(new RegExp(`("${stem}s"\\s*:\\s*\\[)([\\d,\\s]+)(\\])`, 'g'), (_, open, list, close) => `${open}${list.replace(/\d+/g, (value) => `{{${variableOf(value)}}}`)}${close}`);
   }
   return raw;
 }
@@ -180,11 +188,12 @@ function afterTheirSources(creates, carried) {
 }
 
 const isDelete = (item) => item.request.method === 'DELETE';
-// An account-wide destructive action (cancel Object Storage) ends everything after it: it runs
-// after the deletes. Same convention as the contract kit: a POST named cancel or purge, with no
-// path parameter.
-const isAccountWideDestructive = (item, operationIds) => item.request.method === 'POST'
-  && !item.request.url.path.some((segment) => segment.startsWith(':')) && /^(cancel|purge)/.test(operationIds.get(requestKey(item)) ?? '');
+// A destructive action (the contract kit's convention: a POST named cancel, purge, destroy, wipe
+// or reset) and a restore (it overwrites an instance's disks and configs) end what later requests
+// need: they run in the last folder, before the deletes when on one object, after them for the
+// whole account (cancel Object Storage).
+const isDestructive = (item, operationIds) => item.request.method === 'POST' && /^(cancel|purge|destroy|wipe|reset|restore)[A-Z]/.test(operationIds.get(requestKey(item)) ?? '');
+const isAccountWideDestructive = (item, operationIds) => isDestructive(item, operationIds) && !item.request.url.path.some((segment) => segment.startsWith(':'));
 const isCreate = (item, carried) => item.request.method === 'POST' && Boolean(carried[requestKey(item)]);
 
 /**
@@ -223,18 +232,23 @@ export function makeRunnable(collection, openapi) {
   const creates = [];
   const deletes = [];
   const last = [];
+  const cancels = [];
   for (const folder of collection.item) {
     if (!folder.item) continue;
     last.push(...folder.item.filter((item) => isAccountWideDestructive(item, operationIds)));
+    cancels.push(...folder.item.filter((item) => isDestructive(item, operationIds) && !isAccountWideDestructive(item, operationIds)));
     deletes.push(...folder.item.filter(isDelete));
     creates.push(...folder.item.filter((item) => isCreate(item, carried)));
-    folder.item = folder.item.filter((item) => !isDelete(item) && !isAccountWideDestructive(item, operationIds) && !isCreate(item, carried));
+    folder.item = folder.item.filter((item) => !isDelete(item) && !isDestructive(item, operationIds) && !isCreate(item, carried));
   }
   deletes.sort((a, b) => b.request.url.path.length - a.request.url.path.length);
+  // A restore needs the backup a cancel of backups would remove.
+  const restores = (item) => (/^restore/.test(operationIds.get(requestKey(item)) ?? '') ? 0 : 1);
+  cancels.sort((a, b) => restores(a) - restores(b));
   collection.item = [
     { name: CREATES_FOLDER, description: 'Every create, run first: each after the creates whose ids it uses.', item: afterTheirSources(creates, carried) },
     ...collection.item.filter((folder) => !folder.item || folder.item.length),
-    { name: DELETES_FOLDER, description: 'Every delete, run last: children before their parents; then the account-wide cancels.', item: [...deletes, ...last] },
+    { name: DELETES_FOLDER, description: 'Run last: the cancels of one object, every delete (children before their parents), then the account-wide cancels.', item: [...cancels, ...deletes, ...last] },
   ];
   return collection;
 }
