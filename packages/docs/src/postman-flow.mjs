@@ -189,10 +189,11 @@ function afterTheirSources(creates, carried) {
 
 const isDelete = (item) => item.request.method === 'DELETE';
 // A destructive action (the contract kit's convention: a POST named cancel, purge, destroy, wipe
-// or reset) and a restore (it overwrites an instance's disks and configs) end what later requests
-// need: they run in the last folder, before the deletes when on one object, after them for the
-// whole account (cancel Object Storage).
-const isDestructive = (item, operationIds) => item.request.method === 'POST' && /^(cancel|purge|destroy|wipe|reset|restore)[A-Z]/.test(operationIds.get(requestKey(item)) ?? '');
+// or reset), a restore and a rebuild (they replace an instance's disks and configs, a config's
+// nodes) end what later requests need: they run in the last folder, on one object just before
+// that object's delete (after its children's), for the whole account after every delete (cancel
+// Object Storage).
+const isDestructive = (item, operationIds) => item.request.method === 'POST' && /^(cancel|purge|destroy|wipe|reset|restore|rebuild)[A-Z]/.test(operationIds.get(requestKey(item)) ?? '');
 const isAccountWideDestructive = (item, operationIds) => isDestructive(item, operationIds) && !item.request.url.path.some((segment) => segment.startsWith(':'));
 const isCreate = (item, carried) => item.request.method === 'POST' && Boolean(carried[requestKey(item)]);
 
@@ -242,13 +243,21 @@ export function makeRunnable(collection, openapi) {
     folder.item = folder.item.filter((item) => !isDelete(item) && !isDestructive(item, operationIds) && !isCreate(item, carried));
   }
   deletes.sort((a, b) => b.request.url.path.length - a.request.url.path.length);
-  // A restore needs the backup a cancel of backups would remove.
-  const restores = (item) => (/^restore/.test(operationIds.get(requestKey(item)) ?? '') ? 0 : 1);
-  cancels.sort((a, b) => restores(a) - restores(b));
+  // Each action goes before the delete of the nearest object it acts on; a restore before the
+  // cancel of backups, which would remove the backup it needs (placed last, ahead of the others).
+  const restores = (item) => (/^restore/.test(operationIds.get(requestKey(item)) ?? '') ? 1 : 0);
+  const ordered = [...deletes];
+  for (const action of cancels.sort((a, b) => restores(a) - restores(b))) {
+    const path = action.request.url.path.join('/');
+    let at = ordered.findIndex((item) => item.request.method === 'DELETE' && path.startsWith(`${item.request.url.path.join('/')}/`));
+    if (at < 0) at = ordered.length;
+    while (at > 0 && ordered[at - 1].request.method !== 'DELETE') at -= 1; // before the actions placed there
+    ordered.splice(at, 0, action);
+  }
   collection.item = [
     { name: CREATES_FOLDER, description: 'Every create, run first: each after the creates whose ids it uses.', item: afterTheirSources(creates, carried) },
     ...collection.item.filter((folder) => !folder.item || folder.item.length),
-    { name: DELETES_FOLDER, description: 'Run last: the cancels of one object, every delete (children before their parents), then the account-wide cancels.', item: [...cancels, ...deletes, ...last] },
+    { name: DELETES_FOLDER, description: 'Run last: every delete (children before their parents), each after the cancels, restores and rebuilds of its object; then the account-wide cancels.', item: [...ordered, ...last] },
   ];
   return collection;
 }
