@@ -118,6 +118,35 @@ function keepIdsScript(ids, lists, harvested) {
   ];
 }
 
+/**
+ * The lists whose items no create of the collection makes (managed issues, made by the service):
+ * { [operationKey of the list]: the variable of its item path }. The list's script keeps its
+ * first item's id for the requests on one item.
+ */
+function listedIds(openapi, carriedVariables) {
+  const listed = {};
+  for (const [template, pathItem] of Object.entries(openapi.paths)) {
+    const list = pathItem.get;
+    const page = list?.responses?.['200']?.content?.['application/json']?.schema;
+    if (!list || /\}$/.test(template) || !page) continue;
+    const item = Object.keys(openapi.paths).find((other) => other.startsWith(`${template}/{`) && /^\/\{[^}/]+\}$/.test(other.slice(template.length)) && openapi.paths[other].get);
+    if (!item) continue;
+    const variable = variableFor(item.split('/').slice(1), item.slice(template.length + 2, -1));
+    if (!carriedVariables.has(variable)) listed[operationKey('get', template)] = variable;
+  }
+  return listed;
+}
+
+function keepFirstScript(variable) {
+  return [
+    '// Keeps the id of the first item listed for the requests on one item (no create makes these).',
+    'if (pm.response.code === 200) {',
+    '  const first = ((pm.response.json() || {}).data || [])[0];',
+    `  if (first && first.id != null) pm.collectionVariables.set(${JSON.stringify(variable)}, encodeURIComponent(String(first.id)));`,
+    '}',
+  ];
+}
+
 // The `<x>_id` fields of request bodies whose ids no create answers (`disk_id`): the creates'
 // scripts find them in the lists they link to. Each distinct example value, in the order the
 // collection first shows it, becomes `{{disk_id_1}}`, `{{disk_id_2}}`..., in `disk_id` fields and
@@ -203,7 +232,8 @@ const isCreate = (item, carried) => item.request.method === 'POST' && Boolean(ca
  */
 export function makeRunnable(collection, openapi) {
   const carried = carriedIds(openapi);
-  const carriedVariables = new Set(Object.values(carried).flat().map((id) => id.variable));
+  const listed = listedIds(openapi, new Set(Object.values(carried).flat().map((id) => id.variable)));
+  const carriedVariables = new Set([...Object.values(carried).flat().map((id) => id.variable), ...Object.values(listed)]);
   const operationIds = new Map(Object.entries(openapi.paths).flatMap(([template, pathItem]) => METHODS.filter((m) => pathItem[m]).map((m) => [operationKey(m, template), pathItem[m].operationId])));
   const variables = new Map((collection.variable ?? []).map((v) => [v.key, v]));
   const lists = linkedLists(openapi);
@@ -223,6 +253,7 @@ export function makeRunnable(collection, openapi) {
       if (part.type === 'file' && !part.src) Object.assign(part, { src: ATTACHMENT_FILE, contentType: 'text/plain' });
     }
     if (item.request.body?.mode === 'raw') item.request.body.raw = harvestIntoBody(carryIntoBody(item.request.body.raw, carriedVariables, item.request.url.path), harvested, variables);
+    if (listed[requestKey(item)]) item.event = [...(item.event ?? []).filter((e) => e.listen !== 'test'), { listen: 'test', script: { type: 'text/javascript', exec: keepFirstScript(listed[requestKey(item)]) } }];
     const ids = carried[requestKey(item)];
     if (ids) item.event = [...(item.event ?? []).filter((e) => e.listen !== 'test'), { listen: 'test', script: { type: 'text/javascript', exec: keepIdsScript(ids, lists[requestKey(item)] ?? [], harvested) } }];
   }
