@@ -204,8 +204,12 @@ function carryIntoBody(raw, variables, requestSegments) {
 
 // Creates ordered so that each runs after the creates whose variables it uses (a tag after the
 // volume it tags), keeping the collection's order otherwise.
-function afterTheirSources(creates, carried) {
-  const uses = (item) => JSON.stringify(item.request.url) + (item.request.body?.raw ?? '');
+function afterTheirSources(creates, carried, variables) {
+  // A create uses a variable it names, or, for a tag, the label it would otherwise make by tagging
+  // (a domain created with `tags: ["production"]` before the tag create would make the tag).
+  const taggedWith = (item) => JSON.parse(((item.request.body?.raw ?? '').match(/"tags"\s*:\s*(\[[^\]]*\])/) ?? [null, '[]'])[1].replace(/\{\{\w+\}\}/g, '0'));
+  const uses = (item) => JSON.stringify(item.request.url) + (item.request.body?.raw ?? '')
+    + taggedWith(item).map((label) => [...variables.values()].filter((v) => v.value === encodeURIComponent(String(label))).map((v) => `{{${v.key}}}`).join('')).join('');
   const ordered = [];
   const pending = [...creates];
   while (pending.length) {
@@ -286,7 +290,7 @@ export function makeRunnable(collection, openapi) {
     ordered.splice(at, 0, action);
   }
   collection.item = [
-    { name: CREATES_FOLDER, description: 'Every create, run first: each after the creates whose ids it uses.', item: afterTheirSources(creates, carried) },
+    { name: CREATES_FOLDER, description: 'Every create, run first: each after the creates whose ids it uses.', item: afterTheirSources(creates, carried, variables) },
     ...collection.item.filter((folder) => !folder.item || folder.item.length),
     { name: DELETES_FOLDER, description: 'Run last: every delete (children before their parents), each after the cancels, restores and rebuilds of its object; then the account-wide cancels.', item: [...ordered, ...last] },
   ];
