@@ -195,7 +195,7 @@ function carryIntoBody(raw, variables, requestSegments) {
     if (!pattern.test(raw)) continue;
     const variable = candidates.length === 1 ? candidates[0]
       : candidates.find((v) => v.startsWith(`${requestSegments[0]}_`))
-        ?? candidates.find((v) => v.split('_').slice(0, -1).some((segment) => raw.includes(`"${segment.replace(/s$/, '')}_id"`)))
+        ?? candidates.find((v) => v.split('_').slice(0, -2).some((segment) => raw.includes(`"${segment.replace(/s$/, '')}_id"`)))
         ?? candidates[0];
     raw = raw.replace(pattern, (match, single, list, close) => (single ? `${single}{{${variable}}}` : `${list}{{${variable}}}${close}`));
   }
@@ -218,6 +218,20 @@ function afterTheirSources(creates, carried, variables) {
     ordered.push(...pending.splice(ready < 0 ? 0 : ready, 1));
   }
   return ordered;
+}
+
+// An action that undoes another on the same object (detach, of attach) runs before it: the create
+// may already have done what the other does (a volume created with `compute_id` is attached).
+function undoFirst(items) {
+  const actionOf = (item) => (item.request.method === 'POST' ? item.request.url.path.at(-1) : '');
+  const result = [...items];
+  for (const undo of items.filter((item) => /^(de|dis|un)[a-z]/.test(actionOf(item)))) {
+    const base = actionOf(undo).replace(/^(de|dis|un)/, '');
+    // `detach` undoes `attach`, `disable` `enable`: the other action ends like the undo's stem.
+    const done = result.findIndex((item) => item !== undo && actionOf(item).endsWith(base) && item.request.url.path.slice(0, -1).join('/') === undo.request.url.path.slice(0, -1).join('/'));
+    if (done >= 0 && done < result.indexOf(undo)) result.splice(done, 0, ...result.splice(result.indexOf(undo), 1));
+  }
+  return result;
 }
 
 const isDelete = (item) => item.request.method === 'DELETE';
@@ -275,7 +289,7 @@ export function makeRunnable(collection, openapi) {
     cancels.push(...folder.item.filter((item) => isDestructive(item, operationIds) && !isAccountWideDestructive(item, operationIds)));
     deletes.push(...folder.item.filter(isDelete));
     creates.push(...folder.item.filter((item) => isCreate(item, carried)));
-    folder.item = folder.item.filter((item) => !isDelete(item) && !isDestructive(item, operationIds) && !isCreate(item, carried));
+    folder.item = undoFirst(folder.item.filter((item) => !isDelete(item) && !isDestructive(item, operationIds) && !isCreate(item, carried)));
   }
   deletes.sort((a, b) => b.request.url.path.length - a.request.url.path.length);
   // Each action goes before the delete of the nearest object it acts on; a restore before the
