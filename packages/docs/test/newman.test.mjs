@@ -36,6 +36,11 @@ async function run(baseUrl, token) {
     name: x.item.name, method: x.request.method, url: x.request.url.toString(), status: x.response?.code ?? 0, body: x.response?.stream?.toString().slice(0, 300),
   }));
 }
+// Requests that cannot answer 2xx on a fresh server yet, and why (not done: see the docs README).
+const WAIVED = {
+  "Get an object's ACL": 'the object the example names exists only once uploaded through a pre-signed URL, which the collection does not do (and an object left in the bucket would make its delete fail)',
+  "Update an object's ACL": 'as "Get an object\'s ACL"',
+};
 const notSuccesses = (executions) => executions.filter((x) => x.status < 200 || x.status > 299).map((x) => `${x.status} ${x.method} ${x.url}: ${x.body}`);
 const requestCount = (items) => items.reduce((n, item) => n + (item.item ? requestCount(item.item) : 1), 0);
 
@@ -81,6 +86,9 @@ describe('the Postman collection under newman', () => {
       for (const x of volumeRequests) expect(ids, `${x.name} ${x.url}`).toContain(x.url.match(/\/volumes\/([^/?]+)/)[1]);
       const answered = executions.filter((x) => x.status >= 200 && x.status < 300).length;
       console.log(`newman against the reference server: ${answered}/${executions.length} requests 2xx; the others:\n${notSuccesses(executions).join('\n')}`);
+      // Every request answers 2xx but those waived here, each with its reason.
+      const failed = executions.filter((x) => x.status < 200 || x.status > 299);
+      expect(failed.filter((x) => !WAIVED[x.name]).map((x) => `${x.status} ${x.method} ${x.url}: ${x.body}`)).toEqual([]);
       // Every create whose body names no other object succeeds, and every read of what it made.
       for (const name of ['Create a volume', 'Create a domain', 'Create a balancer', 'Create an access key', 'Create a compute instance', 'Create a managed contact', 'Create a bucket']) {
         const x = executions.find((e) => e.name === name);
