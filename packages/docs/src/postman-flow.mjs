@@ -244,6 +244,44 @@ const isDestructive = (item, operationIds) => item.request.method === 'POST' && 
 const isAccountWideDestructive = (item, operationIds) => isDestructive(item, operationIds) && !item.request.url.path.some((segment) => segment.startsWith(':'));
 const isCreate = (item, carried) => item.request.method === 'POST' && Boolean(carried[requestKey(item)]);
 
+// No request writes an object, yet some name one (the ACL of `photos/cat.jpg`): the create of
+// their container writes each through a pre-signed PUT URL (the request that hands out object
+// URLs), and the container's delete first removes them through DELETE URLs, as an object left
+// behind would make it fail.
+function writeNamedObjects(items, carried) {
+  const urlMaker = items.find((item) => item.request.method === 'POST' && item.request.url.path.at(-1) === 'object-url');
+  if (!urlMaker) return;
+  const container = urlMaker.request.url.path.slice(0, -1).join('/');
+  const inContainer = items.filter((item) => item !== urlMaker && item.request.url.path.slice(0, -1).join('/') === container);
+  const names = new Set(inContainer.flatMap((item) => [
+    ...(item.request.url.query ?? []).filter((q) => q.key === 'name').map((q) => q.value),
+    ...[...(item.request.body?.raw ?? '').matchAll(/"name"\s*:\s*"([^"]+)"/g)].map((m) => m[1]),
+  ]));
+  const create = items.find((item) => isCreate(item, carried) && urlMaker.request.url.path.slice(0, -1).join('/').startsWith(item.request.url.path.join('/')));
+  const remove = items.find((item) => isDelete(item) && item.request.url.path.join('/') === container);
+  if (!names.size || !create || !remove) return;
+  const urlOf = `pm.variables.replaceIn(${JSON.stringify(`{{baseUrl}}/${urlMaker.request.url.path.map((segment) => (segment.startsWith(':') ? urlMaker.request.url.variable.find((v) => v.key === segment.slice(1)).value : segment)).join('/')}`)})`;
+  const objectUrl = [
+    `const objectUrl = (name, method, then) => pm.sendRequest({ url: ${urlOf}, method: "POST", header: { Authorization: "Bearer " + pm.variables.replaceIn("{{bearerToken}}"), "Content-Type": "application/json" },`,
+    '  body: { mode: "raw", raw: JSON.stringify(method === "PUT" ? { name, method, content_type: "text/plain" } : { name, method }) } }, (error, response) => { if (!error && response.code === 200) then(response.json().url); });',
+    `const names = ${JSON.stringify([...names])};`,
+  ];
+  const script = (listen, lines) => ({ listen, script: { type: 'text/javascript', exec: lines } });
+  const test = create.event.find((e) => e.listen === 'test');
+  test.script.exec.push(
+    '// Writes the objects other requests name, through pre-signed PUT URLs.',
+    'if (pm.response.code >= 200 && pm.response.code < 300) {',
+    ...objectUrl.map((line) => `  ${line}`),
+    '  for (const name of names) objectUrl(name, "PUT", (url) => pm.sendRequest({ url, method: "PUT", header: { "Content-Type": "text/plain" }, body: { mode: "raw", raw: "Written by the collection." } }, () => {}));',
+    '}',
+  );
+  remove.event = [...(remove.event ?? []).filter((e) => e.listen !== 'prerequest'), script('prerequest', [
+    '// Removes the objects the container\'s create wrote, so that it can be deleted.',
+    ...objectUrl,
+    'for (const name of names) objectUrl(name, "DELETE", (url) => pm.sendRequest({ url, method: "DELETE" }, () => {}));',
+  ])];
+}
+
 /**
  * Rewrites a converted collection (in place) so that it runs; `openapi` is the document it was
  * converted from. Returns the collection.
@@ -276,6 +314,7 @@ export function makeRunnable(collection, openapi) {
     if (ids) item.event = [...(item.event ?? []).filter((e) => e.listen !== 'test'), { listen: 'test', script: { type: 'text/javascript', exec: keepIdsScript(ids, lists[requestKey(item)] ?? [], harvested) } }];
   }
   collection.variable = [...variables.values()];
+  writeNamedObjects([...requestItems(collection.item)].map(({ item }) => item), carried);
   // Every create first, in a folder of its own, each after the creates whose ids it uses; then a
   // folder per tag with the reads, updates and actions; every delete in a last folder, children
   // before their parents (the longer path first), then the account-wide cancels.
