@@ -223,28 +223,27 @@ export function createClient(options: ClientOptions): CloudApiClient {
     return stop;
   }
 
-  // Both read the pages to the end and then throw when the walk stopped short (see
-  // pagination-error.ts); `pages` only returns the reason.
-  async function* paginate(path: string, init?: AnyInit & PaginationOptions) {
+  // Both throw a PaginationError when the walk stopped short (pagination-error.ts); `pages` only
+  // returns the reason. `items`, from listAll, collects what was read.
+  async function* paginate(path: string, init?: AnyInit & PaginationOptions, items?: unknown[]) {
     const walk = pages(path, init);
-    let itemCount = 0;
+    let count = 0;
+    let step;
     try {
-      for (let step = await walk.next(); ; step = await walk.next()) {
-        if (step.done) return throwIfIncomplete(`GET ${path}`, step.value, Boolean(init?.onStop), itemCount);
-        itemCount += step.value.data.length;
+      while (!(step = await walk.next()).done) {
+        count += step.value.data.length;
+        items?.push(...step.value.data);
         yield* step.value.data;
       }
     } finally {
       await walk.return(undefined as never); // the caller broke out: end the page walk too
     }
+    throwIfIncomplete(`GET ${path}`, step.value, !!init?.onStop, count, items);
   }
 
   async function listAll(path: string, init?: AnyInit & PaginationOptions) {
     const items: unknown[] = [];
-    const walk = pages(path, init);
-    let step = await walk.next();
-    for (; !step.done; step = await walk.next()) items.push(...step.value.data);
-    throwIfIncomplete(`GET ${path}`, step.value, Boolean(init?.onStop), items.length, items);
+    for await (const item of paginate(path, init, items)) void item;
     return items;
   }
 

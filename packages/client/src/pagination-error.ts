@@ -7,11 +7,6 @@ import type { PaginationStop } from './types.js';
 /** The reasons a walk stops with data missing. */
 export type IncompleteReason = Extract<PaginationStop['reason'], 'repeated-page' | 'max-pages'>;
 
-const WHY: Record<IncompleteReason, string> = {
-  'repeated-page': 'the server answered a page it had answered before (it ignores `page`)',
-  'max-pages': 'maxPages pages were read before the last one',
-};
-
 /** Thrown by `listAll` and `paginate` when the list was not read to its end (and no `onStop` was given). */
 export class PaginationError<Item = unknown> extends Error {
   override readonly name = 'PaginationError';
@@ -27,7 +22,8 @@ export class PaginationError<Item = unknown> extends Error {
   declare readonly operation: string;
 
   constructor(operation: string, reason: IncompleteReason, pages: number, itemCount: number, items?: Item[]) {
-    super(`${operation}: the walk stopped after ${pages} page${pages === 1 ? '' : 's'} and ${itemCount} item${itemCount === 1 ? '' : 's'} (${reason}): ${WHY[reason]}; the list is incomplete. Pass onStop to accept a partial list.`);
+    // Short: the message is part of the package's size budget.
+    super(`${operation}: list incomplete (${reason}) after ${pages} pages, ${itemCount} items; pass onStop to accept it`);
     Object.assign(this, { reason, pages, itemCount, items, operation });
   }
 }
