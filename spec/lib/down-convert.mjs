@@ -20,7 +20,7 @@ export const LOSS_MEANING = {
   else: 'conditional rules (if/then/else)',
   dependentSchemas: 'rules that apply when a field is given',
   dependentRequired: 'fields required together',
-  propertyNames: 'allowed or forbidden property names (device slots, guarded secrets)',
+  propertyNames: 'allowed property names (device slots); forbidden names keep a 3.0 form',
   contains: 'array rules on some items (at most one public interface)',
   minContains: 'array rules on some items',
   maxContains: 'array rules on some items',
@@ -29,13 +29,69 @@ export const LOSS_MEANING = {
   patternProperties: 'property names by pattern',
   contentMediaType: 'the media type of a file part',
   'security roles': 'the scopes listed under personalAccessToken (3.0 allows scopes only for OAuth; the oauth requirement keeps them)',
-  'null type': 'a schema that allows only null (a field that is absent or null) becomes `enum: [null]` with `nullable`',
+  'null type': 'a schema that allows only null (a field that is absent or null) becomes `enum: [null]` with `nullable` and the type the property has elsewhere',
   'info.summary': 'the one-line summary of the API (its description stays)',
   $defs: 'local definitions',
+  'unused schema': 'a schema that only dropped rules used (the record target names of if/then) is left out',
 };
 
 function isNullBranch(schema) {
   return schema && typeof schema === 'object' && schema.type === 'null' && Object.keys(schema).every((k) => k === 'type' || k === 'description');
+}
+
+// `propertyNames: {not: {enum: [names]}}` (a guarded secret, a branch told apart from another by
+// the fields it never has) has a 3.0 form: `not: {anyOf: [{required: [name]}, ...]}` (no anyOf for
+// one name).
+function forbiddenNames(schema) {
+  const names = schema.propertyNames;
+  const ok = names && Object.keys(names).length === 1 && names.not && Object.keys(names.not).length === 1 && Array.isArray(names.not.enum);
+  return ok ? names.not.enum : undefined;
+}
+
+function forbidNames(schema, names) {
+  // Each branch declares the name it requires, as 3.0 linters want of every `required` entry.
+  const branches = names.map((name) => ({ required: [name], properties: { [name]: {} } }));
+  const rule = branches.length === 1 ? branches[0] : { anyOf: branches };
+  if (schema.not) schema.allOf = [...(schema.allOf || []), { not: rule }];
+  else schema.not = rule;
+  delete schema.propertyNames;
+}
+
+// The type most schemas of the document give each property name, for a schema that only allows
+// null (`compute_id` of a clone to a new instance): 3.0 needs a type beside `nullable`.
+function typesByPropertyName(document) {
+  const counts = new Map();
+  forEachSchema(document, function visit(schema) {
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+    for (const [name, property] of Object.entries(schema.properties || {})) {
+      const type = Array.isArray(property?.type) ? property.type.find((t) => t !== 'null') : property?.type;
+      if (typeof type === 'string' && type !== 'null') {
+        const byType = counts.get(name) ?? new Map();
+        byType.set(type, (byType.get(type) ?? 0) + 1);
+        counts.set(name, byType);
+      }
+      visit(property);
+    }
+    for (const key of SUBSCHEMA_KEYS) (schema[key] || []).forEach((s) => visit(s));
+    for (const key of SUBSCHEMA_ONE) visit(schema[key]);
+  });
+  return new Map([...counts].map(([name, byType]) => [name, [...byType].sort((a, b) => b[1] - a[1])[0][0]]));
+}
+
+// A schema that only the dropped rules named (a record target inside if/then) is left unused:
+// it goes, so that 3.0 linters do not report it.
+function dropUnusedSchemas(document, lose) {
+  const schemas = document.components?.schemas || {};
+  for (let removed = true; removed;) {
+    removed = false;
+    const text = JSON.stringify(document);
+    for (const name of Object.keys(schemas)) {
+      if (text.includes(`"#/components/schemas/${name}"`)) continue;
+      delete schemas[name];
+      lose('unused schema', `#/components/schemas/${name}`);
+      removed = true;
+    }
+  }
 }
 
 // Keywords the converter rewrites into a 3.0 form rather than dropping.
@@ -49,6 +105,7 @@ function countLosses(bundle, lose) {
   const visit = (schema, where) => {
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
     for (const key of Object.keys(schema)) {
+      if (key === 'propertyNames' && forbiddenNames(schema)) continue;
       if (!SCHEMA_30.has(key) && !CONVERTED.has(key) && !key.startsWith('x-')) lose(key, where);
     }
     for (const key of SUBSCHEMA_KEYS) (schema[key] || []).forEach((s, i) => visit(s, `${where}/${key}/${i}`));
@@ -80,9 +137,21 @@ export function downConvert(bundle) {
     losses[keyword].count += 1;
   };
   countLosses(bundle, lose);
-  const converted = new Converter(structuredClone(bundle), { allOfTransform: true }).convert();
+  const source = structuredClone(bundle);
+  // Before the converter, which drops `propertyNames`.
+  forEachSchema(source, function translate(schema) {
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+    const forbidden = forbiddenNames(schema);
+    if (forbidden) forbidNames(schema, forbidden);
+    for (const key of SUBSCHEMA_KEYS) (schema[key] || []).forEach((s) => translate(s));
+    for (const key of SUBSCHEMA_ONE) translate(schema[key]);
+    for (const key of ['properties', 'patternProperties', 'dependentSchemas', '$defs']) Object.values(schema[key] || {}).forEach((s) => translate(s));
+  });
+  const converted = new Converter(source, { allOfTransform: true }).convert();
+  const typeOfName = typesByPropertyName(bundle);
+  const target = (ref) => ref.slice(2).split('/').reduce((n, p) => n && n[p.replace(/~1/g, '/').replace(/~0/g, '~')], converted);
 
-  const visit = (schema, where) => {
+  const visit = (schema, where, name) => {
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
     // oneOf/anyOf with a null branch: the other branch, made nullable.
     for (const key of ['oneOf', 'anyOf']) {
@@ -95,12 +164,23 @@ export function downConvert(bundle) {
         for (const [k, v] of Object.entries(rest[0])) if (!(k in schema) || k === 'type') schema[k] = v;
       } else schema[key] = rest;
     }
+    // 3.0 reads `nullable` only beside a `type`, and a `$ref` under `allOf` refuses null whatever
+    // its siblings say: a nullable reference becomes "the named schema, or null" (`anyOf` with a
+    // branch that allows only null), so the name stays for code generators.
+    if (schema.nullable === true && !schema.type && schema.allOf?.length === 1 && schema.allOf[0].$ref) {
+      const type = target(schema.allOf[0].$ref)?.type ?? 'object';
+      schema.anyOf = [schema.allOf[0], { type, nullable: true, enum: [null], ...(type === 'array' ? { items: {} } : {}) }];
+      delete schema.allOf;
+      delete schema.nullable;
+    }
     if (schema.type === 'null') {
-      delete schema.type;
+      schema.type = typeOfName.get(name) ?? 'string';
       schema.nullable = true;
       schema.enum = [null];
       lose('null type', where);
     }
+    // A nullable enum lists null, or 3.0 validators refuse the null that `nullable` allows.
+    if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
     if (typeof schema.exclusiveMinimum === 'number') { schema.minimum = schema.exclusiveMinimum; schema.exclusiveMinimum = true; }
     if (typeof schema.exclusiveMaximum === 'number') { schema.maximum = schema.exclusiveMaximum; schema.exclusiveMaximum = true; }
     for (const key of Object.keys(schema)) {
@@ -108,10 +188,11 @@ export function downConvert(bundle) {
     }
     for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] || []).forEach((s, i) => visit(s, `${where}/${key}/${i}`));
     for (const key of ['not', 'items', 'additionalProperties']) visit(schema[key], `${where}/${key}`);
-    for (const [name, s] of Object.entries(schema.properties || {})) visit(s, `${where}/properties/${name}`);
+    for (const [property, s] of Object.entries(schema.properties || {})) visit(s, `${where}/properties/${property}`, property);
   };
 
   forEachSchema(converted, visit);
+  dropUnusedSchemas(converted, lose);
 
   // 3.0: only OAuth (and OpenID Connect) requirements list scopes.
   const oauthSchemes = new Set(Object.entries(converted.components.securitySchemes || {}).filter(([, s]) => s.type === 'oauth2' || s.type === 'openIdConnect').map(([n]) => n));

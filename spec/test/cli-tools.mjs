@@ -3,7 +3,7 @@
 // and bundle run in-process (scripts/run-linters.mjs, scripts/bundler.mjs); only these tests
 // need the CLIs.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { specDir } from './helpers.mjs';
@@ -54,4 +54,21 @@ export function splitJsonValues(text) {
     }
   }
   return values;
+}
+
+/**
+ * Both linters over one file with the given configurations (YAML text, written to `scratch`):
+ * { spectral: Spectral's JSON findings, redocly: Redocly's JSON problems }.
+ */
+export async function lintReports(file, scratch, { spectralRuleset, redoclyConfig }) {
+  writeFileSync(path.join(scratch, 'spectral.yaml'), spectralRuleset);
+  writeFileSync(path.join(scratch, 'redocly.yaml'), redoclyConfig);
+  const [spectral, redocly] = await Promise.all([
+    runTool('@stoplight/spectral-cli', 'spectral', ['lint', file, '--ruleset', path.join(scratch, 'spectral.yaml'), '--format=json', '--quiet', '--fail-severity=error'], { cwd: scratch }),
+    runTool('@redocly/cli', 'redocly', ['lint', file, '--format=json', '--max-problems=10000', `--config=${path.join(scratch, 'redocly.yaml')}`], { cwd: scratch }),
+  ]);
+  const spectralReport = spectral.stdout.trim() ? splitJsonValues(spectral.stdout)[0] : [];
+  const [redoclyReport] = splitJsonValues(redocly.stdout);
+  if (!Array.isArray(spectralReport) || !redoclyReport) throw new Error(`a linter produced no report:\n${spectral.stderr}\n${redocly.stderr}`);
+  return { spectral: spectralReport, redocly: redoclyReport.problems };
 }

@@ -6,26 +6,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTool, splitJsonValues } from './cli-tools.mjs';
+import { lintReports } from './cli-tools.mjs';
 import { specDir } from './helpers.mjs';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'default-rulesets-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-writeFileSync(path.join(scratch, 'spectral.yaml'), 'extends: ["spectral:oas"]\n');
-writeFileSync(path.join(scratch, 'redocly.yaml'), 'extends:\n  - recommended\n');
+const DEFAULTS = { spectralRuleset: 'extends: ["spectral:oas"]\n', redoclyConfig: 'extends:\n  - recommended\n' };
 
 /** The findings of both default rulesets over one file: [{ tool, rule, where, message }]. */
 async function defaultFindings(file) {
-  const [spectral, redocly] = await Promise.all([
-    runTool('@stoplight/spectral-cli', 'spectral', ['lint', file, '--ruleset', path.join(scratch, 'spectral.yaml'), '--format=json', '--quiet', '--fail-severity=error'], { cwd: scratch }),
-    runTool('@redocly/cli', 'redocly', ['lint', file, '--format=json', '--max-problems=10000', `--config=${path.join(scratch, 'redocly.yaml')}`], { cwd: scratch }),
-  ]);
-  const spectralReport = spectral.stdout.trim() ? splitJsonValues(spectral.stdout)[0] : [];
-  const [redoclyReport] = splitJsonValues(redocly.stdout);
-  if (!Array.isArray(spectralReport) || !redoclyReport) throw new Error(`a linter produced no report:\n${spectral.stderr}\n${redocly.stderr}`);
+  const { spectral, redocly } = await lintReports(file, scratch, DEFAULTS);
   return [
-    ...spectralReport.map((f) => ({ tool: 'spectral:oas', rule: f.code, where: f.path.join('.'), message: f.message })),
-    ...redoclyReport.problems.map((p) => ({ tool: 'redocly recommended', rule: p.ruleId, where: p.location?.[0]?.pointer, message: p.message })),
+    ...spectral.map((f) => ({ tool: 'spectral:oas', rule: f.code, where: f.path.join('.'), message: f.message })),
+    ...redocly.map((p) => ({ tool: 'redocly recommended', rule: p.ruleId, where: p.location?.[0]?.pointer, message: p.message })),
   ];
 }
 

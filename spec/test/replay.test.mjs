@@ -4,7 +4,7 @@
 // endpoint we do not specify (test/replay/replay.mjs says how each is decided). The recordings
 // are read where they are kept (REALDATA_DIR, or ../shared/realdata/linodego-cassettes beside
 // the repository); they are never copied here.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLASSES, loadCassettes, replay } from './replay/replay.mjs';
@@ -39,6 +39,16 @@ describe('recorded traffic of the real service', () => {
     expect(result.interactions).toBeGreaterThan(100);
     expect(result.checks).toBeGreaterThan(100);
     expect(defects(result)).toEqual([]);
+  });
+
+  it('lists each conflict with the requirements, and DECISIONS.md section 14 names its rule', () => {
+    const conflicts = result.failures.filter((f) => f.class === 'conflict with the requirements');
+    const rules = [...new Set(conflicts.flatMap((f) => f.reasons.filter((r) => r !== 'and a recorder mask')))].sort();
+    console.log(`conflicts with the requirements (${conflicts.length} bodies):\n${rules.map((r) => `  ${r}: ${conflicts.filter((f) => f.reasons.includes(r)).length}`).join('\n')}`);
+    expect(rules.length).toBeGreaterThan(0);
+    const decisions = readFileSync(path.join(specDir, 'DECISIONS.md'), 'utf8');
+    const section = decisions.slice(decisions.indexOf('## 14.'), decisions.indexOf('## 15.'));
+    for (const rule of rules) expect(section, `DECISIONS.md section 14 names the conflict "${rule}"`).toContain(rule);
   });
 
   it('reports a spec that refuses what the service sent or answered as our defect (the check can fail)', () => {
@@ -80,6 +90,13 @@ describe('classification of failures', () => {
 
   it('puts a field the service added after 4.115.0 under newer, wherever the test runs', () => {
     expect(classOf(interaction('POST', 'https://api.linode.com/v4/volumes', { label: 'vol', region: 'us-east', encryption: 'enabled' }, 200, volume))).toEqual(['newer than 4.115.0']);
+  });
+
+  it('puts what contradicts a stated rule of the requirements under conflict, with the rule; newer fields beside it make it newer', () => {
+    const bucket = { label: 'b', region: 'us-east' };
+    const { failures } = replay(bundle, [interaction('POST', 'https://api.linode.com/v4/object-storage/buckets', bucket, 200, undefined)]);
+    expect(failures.map((f) => [f.class, f.reasons])).toEqual([['conflict with the requirements', ['Bucket `cluster`: Req (POST /object-storage/buckets: label (Req), cluster (Req))']]]);
+    expect(classOf(interaction('POST', 'https://api.linode.com/v4/object-storage/buckets', { ...bucket, endpoint_type: 'E1' }, 200, undefined))).toEqual(['newer than 4.115.0']);
   });
 
   it('puts a failure caused only by a masked address under redaction', () => {

@@ -68,6 +68,9 @@ const cases = [
   ['spectral/house-secrets-guarded', 'a write-only secret that an answer does not guard', (d) => {
     schemas(d).WidgetCreateRequest.properties.secret = { type: 'string', description: 'A secret.', writeOnly: true };
   }],
+  ['spectral/house-secrets-guarded', 'a write-only secret nested in the body that an answer does not guard', (d) => {
+    schemas(d).WidgetCreateRequest.properties.parts = { type: 'array', description: 'The parts.', items: { type: 'object', description: 'A part.', properties: { key: { type: 'string', description: 'A key.', writeOnly: true } } } };
+  }],
   ['spectral/house-property-description', 'a property without description', (d) => { delete schemas(d).Widget.properties.label.description; }],
   ['redocly/rule/operation-summary-capitalized', 'a lower-case summary', (d) => { widgets(d).get.summary = 'list widgets'; }],
   ['redocly/rule/operation-summary-no-period', 'a summary ending in a period', (d) => { widgets(d).get.summary = 'List widgets.'; }],

@@ -5,6 +5,7 @@ import { requestMediaTypes, type ImageUploadRequest, type ImageUploadResponse, t
 import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { ApiError } from './errors.js';
+import { throwIfIncomplete } from './pagination-error.js';
 import { serializePath } from './paths.js';
 import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
@@ -67,9 +68,17 @@ export interface CloudApiClient {
    * page seen before or `maxPages`; returns (and gives `onStop`) why it stopped. Throws `ApiError`.
    */
   pages<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListPage<P>, PaginationStop, undefined>;
-  /** Each item of a list operation, across pages (stopping as `pages` does: see `onStop`); throws `ApiError`. */
+  /**
+   * Each item of a list operation, across pages (stopping as `pages` does). Throws `ApiError`, and
+   * `PaginationError` after the last item when the walk stopped short (`repeated-page`,
+   * `max-pages`) unless `onStop` was given.
+   */
   paginate<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListItem<P>, void, undefined>;
-  /** Every item of a list operation, all pages collected; throws `ApiError`. */
+  /**
+   * Every item of a list operation, all pages collected. Throws `ApiError`, and `PaginationError`
+   * (with the items read) when the walk stopped short (`repeated-page`, `max-pages`) unless
+   * `onStop` was given.
+   */
   listAll<P extends ListPath>(path: P, ...init: ListInitParam<P>): Promise<ListItem<P>[]>;
   /**
    * Creates a private image (`POST /images/upload`), then PUTs `data` to its `upload_to` URL with
@@ -218,13 +227,27 @@ export function createClient(options: ClientOptions): CloudApiClient {
     return stop;
   }
 
-  async function* paginate(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
-    for await (const page of pages(path, init)) yield* page.data;
+  // Both throw a PaginationError when the walk stopped short (pagination-error.ts); `pages` only
+  // returns the reason. `items`, from listAll, collects what was read.
+  async function* paginate(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }, items?: unknown[]) {
+    const walk = pages(path, init);
+    let count = 0;
+    let step;
+    try {
+      while (!(step = await walk.next()).done) {
+        count += step.value.data.length;
+        items?.push(...step.value.data);
+        yield* step.value.data;
+      }
+    } finally {
+      await walk.return(undefined as never); // the caller broke out: end the page walk too
+    }
+    throwIfIncomplete(`GET ${path}`, step.value, !!init?.onStop, count, items);
   }
 
   async function listAll(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
     const items: unknown[] = [];
-    for await (const item of paginate(path, init)) items.push(item);
+    for await (const item of paginate(path, init, items)) void item;
     return items;
   }
 

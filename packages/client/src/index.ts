@@ -3,6 +3,8 @@ export { createClient, unwrap, VERSION } from './client.js';
 export type { ClientOptions, CloudApiClient, Fetch, TokenSource, UploadData, UploadOptions } from './client.js';
 export { ApiError, isApiError } from './errors.js';
 export type { ErrorBodyOf, ErrorDetailOf, OperationError } from './errors.js';
+export { isPaginationError, PaginationError } from './pagination-error.js';
+export type { IncompleteReason } from './pagination-error.js';
 export { MAX_REDIRECTS } from './redirects.js';
 export { readRateLimit } from './rate-limit.js';
 export type { RateLimit } from './rate-limit.js';

@@ -102,7 +102,11 @@ export interface PaginationStop {
 export interface PaginationOptions {
   /** The most pages one walk requests. Default 10000. */
   maxPages?: number;
-  /** Called once when the walk stops by itself (not when the caller breaks out or a page fails). */
+  /**
+   * Called once when the walk stops by itself (not when the caller breaks out or a page fails).
+   * Passing it also means `listAll` and `paginate` return a partial list instead of throwing a
+   * `PaginationError` when the walk stops short.
+   */
   onStop?: (stop: PaginationStop) => void;
 }
 

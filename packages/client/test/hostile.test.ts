@@ -3,7 +3,7 @@
 // it. Every answer that is not a valid success is an ApiError, never a raw SyntaxError; redirects
 // never carry a body or the token to another origin; every loop is bounded.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createClient, MAX_REDIRECTS, MAX_RETRIES, unwrap, type PaginationStop, type RetryEvent, type RetryOptions } from '../src/index.js';
+import { ApiError, createClient, isPaginationError, MAX_REDIRECTS, PaginationError, MAX_RETRIES, unwrap, type PaginationStop, type RetryEvent, type RetryOptions } from '../src/index.js';
 import { json, startServer, type Handler, type LocalServer } from './helpers.js';
 
 const volume = { id: 1, label: 'data', status: 'active', size: 20, region: 'us-east', compute_id: null, compute_label: null, filesystem_path: '/dev/x', created: '2018-01-01T00:01:01', updated: '2018-01-01T00:01:01', tags: [] };
@@ -212,6 +212,62 @@ describe('pagination against a server that does not paginate properly', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(200);
     expect((failure as ApiError).errors[0]!.reason).toMatch(/^not a page: \{"items":\[\{"id":"region-1"/);
+  });
+});
+
+describe('pagination that stops short throws a PaginationError unless onStop is given', () => {
+  /** A server that answers page 1 whatever page is asked for, and says there are a million pages. */
+  const repeatsPageOne: Handler = (_, response) => json(response, 200, { data: [region(1), region(2)], page: 1, pages: 1_000_000, results: 2_000_000 });
+  const endless: Handler = (request, response) => {
+    const page = Number(request.url.searchParams.get('page'));
+    json(response, 200, { data: [region(page)], page, pages: 1_000_000, results: 1_000_000 });
+  };
+
+  it('listAll rejects with the reason, the pages read and the items so far when the server repeats page 1', async () => {
+    const { client, server } = await api(repeatsPageOne);
+    const failure = await client.listAll('/regions').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaginationError);
+    expect(isPaginationError(failure)).toBe(true);
+    expect(failure).toMatchObject({ name: 'PaginationError', reason: 'repeated-page', pages: 2, itemCount: 2, operation: 'GET /regions' });
+    expect((failure as PaginationError<{ id: string }>).items!.map((r) => r.id)).toEqual(['region-1', 'region-2']);
+    expect((failure as Error).message).toBe('GET /regions: list incomplete (repeated-page) after 2 pages, 2 items; pass onStop to accept it');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('paginate yields the items it read, then throws', async () => {
+    const { client } = await api(repeatsPageOne);
+    const seen: string[] = [];
+    const failure = await (async () => { for await (const item of client.paginate('/regions')) seen.push(item.id); })().catch((e: unknown) => e);
+    expect(seen).toEqual(['region-1', 'region-2']);
+    expect(failure).toBeInstanceOf(PaginationError);
+    expect(failure).toMatchObject({ reason: 'repeated-page', pages: 2, itemCount: 2, items: undefined });
+  });
+
+  it('both throw at maxPages', async () => {
+    const { client } = await api(endless);
+    await expect(client.listAll('/regions', { maxPages: 3 })).rejects.toMatchObject({ name: 'PaginationError', reason: 'max-pages', pages: 3, itemCount: 3 });
+    const failure = await (async () => { for await (const item of client.paginate('/regions', { maxPages: 4 })) void item; })().catch((e: unknown) => e);
+    expect(failure).toMatchObject({ name: 'PaginationError', reason: 'max-pages', pages: 4, itemCount: 4 });
+  });
+
+  it('an onStop caller gets the partial list and the reason, no error; pages returns the reason', async () => {
+    const { client } = await api(repeatsPageOne);
+    const stops: PaginationStop[] = [];
+    expect(await client.listAll('/regions', { onStop: (stop) => stops.push(stop) })).toHaveLength(2);
+    const fromPaginate: unknown[] = [];
+    for await (const item of client.paginate('/regions', { onStop: (stop) => stops.push(stop) })) fromPaginate.push(item);
+    expect(fromPaginate).toHaveLength(2);
+    const walked = client.pages('/regions');
+    let step = await walked.next();
+    while (!step.done) step = await walked.next();
+    expect(step.value).toEqual({ reason: 'repeated-page', pages: 2 });
+    expect(stops).toEqual([{ reason: 'repeated-page', pages: 2 }, { reason: 'repeated-page', pages: 2 }]);
+  });
+
+  it('a caller that breaks out of paginate gets no error and the walk requests no more pages', async () => {
+    const { client, server } = await api(endless);
+    for await (const item of client.paginate('/regions')) if (item.id === 'region-2') break;
+    expect(server.requests).toHaveLength(2);
   });
 });
 

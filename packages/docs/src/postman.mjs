@@ -4,6 +4,7 @@
 // server URL is the {{baseUrl}} variable and the bearer token the {{bearerToken}} variable.
 import { createHash } from 'node:crypto';
 import Converter from 'openapi-to-postmanv2';
+import { makeRunnable } from './postman-flow.mjs';
 
 export const POSTMAN_COLLECTION_FILE = 'cloudapi.postman_collection.json';
 export const POSTMAN_SCHEMA_V21 = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -34,7 +35,7 @@ export function postmanCollection(openapi30) {
       const variables = collection.variable ?? [];
       if (!variables.some((variable) => variable.key === 'bearerToken')) variables.push({ key: 'bearerToken', value: '', type: 'string' });
       collection.variable = variables;
-      resolve(collection);
+      resolve(makeRunnable(collection, JSON.parse(openapi30)));
     });
   });
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Collection } from 'postman-collection';
 import { operations } from '@cloudapi/spec/walk';
 import { describe, expect, it } from 'vitest';
+import { CREATES_FOLDER, DELETES_FOLDER } from '../src/postman-flow.mjs';
 import { POSTMAN_COLLECTION_FILE, POSTMAN_SCHEMA_V21, postmanCollection } from '../src/postman.mjs';
 import { docsDistDir } from '../src/serve.mjs';
 
@@ -43,11 +44,27 @@ describe('the Postman collection', () => {
     for (const [key, item] of requests) expect(again.get(key).request.url.toString(), key).toBe(item.request.url.toString());
   });
 
-  it('has one request per operation of the bundle, in a folder per tag', () => {
+  it('has one request per operation of the bundle: creates in a first folder, then a folder per tag, every delete in a last folder', () => {
     const expected = [...operations(bundle)].map(operationKey).sort();
     expect(expected.length).toBeGreaterThan(100);
     expect([...requests.keys()].sort()).toEqual(expected);
-    expect(json.item.map((folder) => folder.name).sort()).toEqual([...new Set([...operations(bundle)].flatMap(({ operation }) => operation.tags))].sort());
+    const last = json.item.at(-1);
+    expect(last.name).toBe(DELETES_FOLDER);
+    const deletes = expected.filter((key) => key.startsWith('DELETE '));
+    expect(last.item.filter((item) => item.request.method === 'DELETE')).toHaveLength(deletes.length);
+    const names = last.item.map((item) => item.name);
+    expect(names.at(-1)).toBe('Cancel Object Storage');
+    // Actions that end or replace what others read run just before the delete of their object.
+    expect(names.slice(names.indexOf('Restore a backup to an instance'), names.indexOf('Delete a compute instance') + 1)).toEqual(['Restore a backup to an instance', 'Cancel backups of an instance', 'Delete a compute instance']);
+    expect(names.indexOf('Rebuild a config and its nodes')).toBe(names.indexOf('Delete a config of a balancer') - 1);
+    expect(names.indexOf('Delete a node of a config')).toBeLessThan(names.indexOf('Rebuild a config and its nodes'));
+    const first = json.item[0];
+    expect(first.name).toBe(CREATES_FOLDER);
+    expect(first.item.length).toBeGreaterThan(15);
+    expect(first.item.every((item) => item.request.method === 'POST' && item.event?.some((e) => e.listen === 'test'))).toBe(true);
+    const inFirstOrLast = new Set([...first.item, ...last.item].map((item) => `${item.request.method} /${item.request.url.path.join('/')}`));
+    const tagged = [...operations(bundle)].filter((op) => !inFirstOrLast.has(operationKey(op))).flatMap(({ operation }) => operation.tags);
+    expect(json.item.slice(1, -1).map((folder) => folder.name).sort()).toEqual([...new Set(tagged)].sort());
   });
 
   it('sends to {{baseUrl}}, which defaults to the spec\'s server, with the bearer token on secured operations', () => {
@@ -70,7 +87,9 @@ describe('the Postman collection', () => {
       if (!media) continue;
       const body = requests.get(operationKey(op)).request.body;
       expect(body?.mode, operationKey(op)).toBe('raw');
-      expect(() => JSON.parse(body.raw), operationKey(op)).not.toThrow();
+      // Ids carried from creates are `{{variables}}`, JSON once the runner fills them in.
+      const values = Object.fromEntries(json.variable.map(({ key, value }) => [key, value]));
+      expect(() => JSON.parse(body.raw.replace(/\{\{(\w+)\}\}/g, (_, key) => values[key])), operationKey(op)).not.toThrow();
     }
   });
 

@@ -79,7 +79,19 @@ export function createTargets(paths, pathKey, operation, verbs) {
   const below = Object.keys(paths || {})
     .filter((address) => address.startsWith(`${pathKey}/`) && /^(\/\{[^}]+\})+$/.test(address.slice(pathKey.length)))
     .sort((a, b) => b.length - a.length);
-  return below.length ? [{ address: below[0], pointer: '', targets: targetsAt(paths, below[0]) }] : [];
+  if (below.length) return [{ address: below[0], pointer: '', targets: targetsAt(paths, below[0]) }];
+  // A create whose new resource has no address of its own (a managed service, a ticket reply) but
+  // shows up as an item of the collection it was posted to: the links lead to that list and to the
+  // read of the collection's parent, where there is one.
+  const list = paths[pathKey] && paths[pathKey].get;
+  const page = list && propertiesOf(successSchema(list));
+  if (!page || !page.data || !page.results || !same(page.data.items, created)) return [];
+  const targets = [{ pathKey, method: 'get', operationId: list.operationId }];
+  const parent = pathKey.replace(/\/[^/{}]+$/, '');
+  if (parent !== pathKey && /\}$/.test(parent) && paths[parent] && paths[parent].get) {
+    targets.push({ pathKey: parent, method: 'get', operationId: paths[parent].get.operationId });
+  }
+  return [{ address: pathKey, pointer: '', targets }];
 }
 
 export default function createLinks(operation, options, context) {

@@ -1,5 +1,5 @@
-// A secret a request writes (a write-only field: root password, private key, credential) is
-// guarded in every answer that could carry it, the same way everywhere: forbidden by name
+// A secret a request writes (a write-only field, at any depth of the body: root password, private
+// key, credential) is guarded in every answer that could carry it, the same way everywhere: forbidden by name
 // (`propertyNames: {not: {enum: [...]}}` on the answer's object), or pinned to the service's
 // placeholder (`const`/`enum` of placeholders or null). The answers that could carry a secret are
 // those of the resource it is written to: for a write to a collection, the collection and its
@@ -28,13 +28,20 @@ const isWriteOnly = (root, property) => {
   return [...(p.oneOf || []), ...(p.anyOf || [])].some((b) => { const r = resolveIn(root, b); return r && r.writeOnly === true; });
 };
 
-/** The write-only top-level fields of a request body schema. */
-function secretsOf(root, schema) {
-  const names = new Set();
-  const branches = [schema, ...(resolveIn(root, schema)?.oneOf || [])];
+/** The write-only fields of a request body schema, at its top level and in the objects it nests
+ * (a balancer create carries each config's `ssl_key` inside `configs`): an answer that echoes the
+ * body could carry either. */
+function secretsOf(root, schema, names = new Set(), depth = 0) {
+  const s = resolveIn(root, schema);
+  if (!s || typeof s !== 'object' || depth > 8) return [...names];
+  const branches = [s, ...(s.oneOf || []), ...(s.anyOf || [])];
   for (const branch of branches) {
     for (const member of own(root, branch)) {
-      for (const [name, property] of Object.entries(member.properties || {})) if (isWriteOnly(root, property)) names.add(name);
+      if (member.items) secretsOf(root, member.items, names, depth + 1);
+      for (const [name, property] of Object.entries(member.properties || {})) {
+        if (isWriteOnly(root, property)) names.add(name);
+        else secretsOf(root, property, names, depth + 1);
+      }
     }
   }
   return [...names];

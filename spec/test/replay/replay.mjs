@@ -11,6 +11,9 @@
 //   reason);
 // - `redaction`: the body validates once the recorder's masks (192.0.2.0, 1234::5678,
 //   [SANITIZED]) are replaced by values of the same kind;
+// - `conflict with the requirements`: as `newer than 4.115.0`, but every entry that explains it
+//   names a rule of the requirements the service's behaviour contradicts (`requirement`); the
+//   requirements stand, and DECISIONS.md section 14 lists each conflict;
 // - `our defect`: anything else: the spec refuses what the real service sent or answered.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +22,7 @@ import { createSchemaViews } from '../../lib/schema-views.mjs';
 import { bodiesOf, operations } from '../../lib/walk.mjs';
 import { NAME_MAP, NEWER, REDACTION } from './service-history.mjs';
 
-export const CLASSES = ['our defect', 'redaction', 'newer than 4.115.0', 'unknown endpoint'];
+export const CLASSES = ['our defect', 'conflict with the requirements', 'redaction', 'newer than 4.115.0', 'unknown endpoint'];
 
 /** Every interaction of every cassette in `dir`: { file, index, method, url, requestBody, status, responseBody }. */
 export function loadCassettes(dir) {
@@ -75,6 +78,8 @@ export function ourBody(value, key = null) {
 // { value, changed, whole, reasons }: `whole` when the body itself is of a newer kind.
 function withoutNewer(body, operationId, kind) {
   const reasons = new Set();
+  // Each entry that matched: those naming a `requirement` contradict what the requirements say.
+  const matched = new Set();
   let whole = false;
   const applies = (entry) => (!entry.operations || entry.operations.includes(operationId)) && (!entry.kind || entry.kind === kind);
   const fields = NEWER.fields.filter(applies);
@@ -84,16 +89,16 @@ function withoutNewer(body, operationId, kind) {
   // An object of a newer kind: it holds a newer value, or a field that marks it.
   const isNewerObject = (object, at) => {
     const value = values.find((entry) => Object.hasOwn(object, entry.field) && entry.values.includes(object[entry.field]));
-    if (value) return { field: value.field, reason: value.reason };
+    if (value) return { field: value.field, reason: value.reason, entry: value };
     const marker = markers.find((entry) => Object.keys(object).some((name) => matchesName(entry, name) && object[name] != null) && (!entry.under || entry.under.test(at)));
-    return marker ? { field: typeof marker.name === 'string' ? marker.name : String(marker.name), reason: marker.reason } : null;
+    return marker ? { field: typeof marker.name === 'string' ? marker.name : String(marker.name), reason: marker.reason, entry: marker } : null;
   };
   const visit = (node, at) => {
     if (Array.isArray(node)) {
       const kept = [];
       node.forEach((item, i) => {
         const hit = item && typeof item === 'object' && !Array.isArray(item) && isNewerObject(item, `${at}/${i}`);
-        if (hit) reasons.add(`${at}/${i}/${hit.field}: ${hit.reason}`);
+        if (hit) { reasons.add(`${at}/${i}/${hit.field}: ${hit.reason}`); matched.add(hit.entry); }
         else kept.push(visit(item, `${at}/${i}`));
       });
       return kept;
@@ -102,20 +107,21 @@ function withoutNewer(body, operationId, kind) {
     const out = {};
     for (const [name, child] of Object.entries(node)) {
       const hit = fields.find((entry) => !entry.marks && matchesName(entry, name) && (!entry.under || entry.under.test(at)));
-      if (hit) { reasons.add(`${at}/${name}: ${hit.reason}`); continue; }
+      if (hit) { reasons.add(`${at}/${name}: ${hit.reason}`); matched.add(hit); continue; }
       out[name] = visit(child, `${at}/${name}`);
     }
     return out;
   };
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const hit = isNewerObject(body, '');
-    if (hit) { whole = true; reasons.add(`/${hit.field}: ${hit.reason}`); }
+    if (hit) { whole = true; reasons.add(`/${hit.field}: ${hit.reason}`); matched.add(hit.entry); }
     for (const rule of NEWER.bodies.filter(applies)) {
-      if (rule.test(body)) { whole = true; reasons.add(rule.reason); }
+      if (rule.test(body)) { whole = true; reasons.add(rule.reason); matched.add(rule); }
     }
   }
   const value = visit(body, '');
-  return { value, changed: reasons.size > 0, whole, reasons: [...reasons] };
+  const requirements = [...matched].map((entry) => entry.requirement).filter(Boolean);
+  return { value, changed: reasons.size > 0, whole, reasons: [...reasons], conflict: requirements.length > 0 && requirements.length === matched.size, requirements: [...new Set(requirements)] };
 }
 
 // The body with every recorder mask replaced by a stand-in of the same kind, one variant per
@@ -174,9 +180,12 @@ export function replay(document, interactions) {
       if (valid(body)) return;
       const fail = (klass, reasons) => failures.push({ ...where, class: klass, operationId, what, reasons });
       const newer = withoutNewer(body, operationId, kind);
-      if (newer.whole || (newer.changed && valid(newer.value))) return fail('newer than 4.115.0', newer.reasons);
+      // What the service does against a rule the requirements state is a conflict, not a gap: the
+      // requirements stand (DECISIONS.md section 14 lists each).
+      const newerClass = newer.conflict ? 'conflict with the requirements' : 'newer than 4.115.0';
+      if (newer.whole || (newer.changed && valid(newer.value))) return fail(newerClass, newer.conflict ? newer.requirements : newer.reasons);
       if (unredacted(body).some(valid)) return fail('redaction', REDACTION.filter((r) => r.pattern.test(JSON.stringify(body))).map((r) => r.reason));
-      if (newer.changed && unredacted(newer.value).some(valid)) return fail('newer than 4.115.0', [...newer.reasons, 'and a recorder mask']);
+      if (newer.changed && unredacted(newer.value).some(valid)) return fail(newerClass, [...(newer.conflict ? newer.requirements : newer.reasons), 'and a recorder mask']);
       const rest = newer.changed ? newer.value : body;
       fail('our defect', views.validate(view, schemaPointer, rest).errors.map((e) => e.message));
     };

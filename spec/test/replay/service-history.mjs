@@ -23,7 +23,9 @@ export const NAME_MAP = {
 // `operations` limits an entry to those operationIds, `kind` to requests or responses, `under`
 // to fields at a JSON pointer matching it (a field's parent, `''` for the root). A field that
 // `marks: 'object'` makes the object holding it of a newer kind: taken out of its array, or the
-// whole body when it is the body.
+// whole body when it is the body. `requirement` quotes the rule of the requirements that the
+// service's newer behaviour contradicts: what only such entries explain is a conflict with the
+// requirements (the requirements stand; DECISIONS.md section 14 names each).
 const ANY_INTERFACE = /(^|\/)interfaces\/\d+$/;
 const COMPUTE_CREATE = ['createComputeInstance'];
 
@@ -49,27 +51,27 @@ export const NEWER = {
     { name: 'boot_size', operations: COMPUTE_CREATE, kind: 'request', reason: 'choosing the kernel and boot disk size at creation came after 4.115.0' },
     { name: 'migration_type', operations: ['resizeComputeInstance'], kind: 'request', reason: 'warm and cold resize migrations came after 4.115.0' },
     // VPC interfaces: VPCs came after 4.115.0.
-    { name: /^(subnet_id|vpc_id|ipv4|ipv6|ip_ranges|primary|active)$/, under: ANY_INTERFACE, reason: 'VPC interface fields (VPCs came after 4.115.0)' },
+    { name: /^(subnet_id|vpc_id|ipv4|ipv6|ip_ranges|primary|active)$/, under: ANY_INTERFACE, reason: 'VPC interface fields (VPCs came after 4.115.0)', requirement: 'Interface `purpose`: Req; enum `public`, `vlan`' },
     // Config profiles with more than eight device slots (volume limit extension).
-    { name: /^sd[i-z]$/, under: /^(\/data\/\d+)?\/devices$/, reason: 'device slots beyond sdh (the volume limit extension) came after 4.115.0' },
+    { name: /^sd[i-z]$/, under: /^(\/data\/\d+)?\/devices$/, reason: 'device slots beyond sdh (the volume limit extension) came after 4.115.0', requirement: 'Config `devices`: keys `sda`..`sdh`' },
     // Balancers.
     { name: 'vpcs', operations: ['createBalancer'], kind: 'request', reason: 'balancers in a VPC came after 4.115.0' },
-    { name: 'client_udp_sess_throttle', operations: ['createBalancer', 'updateBalancer'], kind: 'request', reason: 'UDP balancing came after 4.115.0' },
-    { name: 'tags', operations: ['createBalancer'], kind: 'request', reason: 'tags on balancer create came after 4.115.0 (the requirements: "update only")' },
+    { name: 'client_udp_sess_throttle', operations: ['createBalancer', 'updateBalancer'], kind: 'request', reason: 'UDP balancing came after 4.115.0', requirement: 'Balancer config `protocol`: enum `http`, `https`, `tcp`' },
+    { name: 'tags', operations: ['createBalancer'], kind: 'request', reason: 'tags on balancer create came after 4.115.0 (the requirements: "update only")', requirement: 'Balancer `tags`: update only' },
     { name: 'subnet_id', operations: ['createBalancerNode', 'updateBalancerNode'], kind: 'request', reason: 'balancer nodes in a VPC subnet came after 4.115.0' },
     { name: 'subnet_id', operations: ['rebuildBalancerConfig', 'createBalancer'], under: /\/nodes\/\d+$/, reason: 'balancer nodes in a VPC subnet came after 4.115.0' },
-    { name: 'udp_check_port', reason: 'UDP balancing came after 4.115.0' },
+    { name: 'udp_check_port', reason: 'UDP balancing came after 4.115.0', requirement: 'Balancer config `protocol`: enum `http`, `https`, `tcp`' },
     // Volumes and images.
     { name: 'encryption', operations: ['createVolume'], kind: 'request', reason: 'volume encryption came after 4.115.0' },
     { name: 'cloud_init', operations: ['uploadImage', 'createImage'], kind: 'request', reason: 'cloud-init image flags came after 4.115.0' },
     { name: 'tags', operations: ['uploadImage', 'createImage'], kind: 'request', reason: 'image tags came after 4.115.0' },
     // Object Storage: regions replaced clusters after 4.115.0.
-    { name: 'region', operations: ['createBucket'], kind: 'request', under: /^$/, marks: 'object', reason: 'buckets addressed by region instead of cluster came after 4.115.0' },
+    { name: 'region', operations: ['createBucket'], kind: 'request', under: /^$/, marks: 'object', reason: 'buckets addressed by region instead of cluster came after 4.115.0', requirement: 'Bucket `cluster`: Req (POST /object-storage/buckets: label (Req), cluster (Req))' },
     { name: 'endpoint_type', operations: ['createBucket'], kind: 'request', reason: 'Object Storage endpoint types came after 4.115.0' },
     { name: 'regions', operations: ['createAccessKey', 'updateAccessKey'], kind: 'request', reason: 'regional access keys came after 4.115.0' },
     { name: 'region', operations: ['createAccessKey'], kind: 'request', under: /^\/bucket_access\/\d+$/, marks: 'object', reason: 'bucket access by region instead of cluster came after 4.115.0' },
     // Tags.
-    { name: 'reserved_ipv4_addresses', operations: ['createTag'], kind: 'request', reason: 'tagging reserved IP addresses came after 4.115.0' },
+    { name: 'reserved_ipv4_addresses', operations: ['createTag'], kind: 'request', reason: 'tagging reserved IP addresses came after 4.115.0', requirement: 'POST /tags: label (Req), domains, computes, balancers, volumes' },
   ],
 
   // Rules the service relaxed after 4.115.0: a body they match is of a newer kind.
@@ -78,15 +80,16 @@ export const NEWER = {
       operations: COMPUTE_CREATE, kind: 'request',
       test: (body) => typeof body.image === 'string' && body.root_pass == null && [body.authorized_keys, body.authorized_users].some((list) => Array.isArray(list) && list.length > 0),
       reason: 'image deploys with SSH keys and no root password came after 4.115.0 (the requirements: root_pass is required when deploying from an image)',
+      requirement: 'Compute instance `root_pass`: required when deploying from an image',
     },
   ],
 
   // Values added after 4.115.0: an object holding one is of a newer kind (a VPC interface, a UDP
   // config). In an array it is taken out; as the whole body, the body is newer.
   values: [
-    { field: 'purpose', values: ['vpc'], reason: 'VPC interfaces (VPCs came after 4.115.0)' },
-    { field: 'protocol', values: ['udp'], reason: 'UDP balancing came after 4.115.0' },
-    { field: 'type', values: ['reserved_ipv4_address'], reason: 'tagging reserved IP addresses came after 4.115.0' },
+    { field: 'purpose', values: ['vpc'], reason: 'VPC interfaces (VPCs came after 4.115.0)', requirement: 'Interface `purpose`: Req; enum `public`, `vlan`' },
+    { field: 'protocol', values: ['udp'], reason: 'UDP balancing came after 4.115.0', requirement: 'Balancer config `protocol`: enum `http`, `https`, `tcp`' },
+    { field: 'type', values: ['reserved_ipv4_address'], reason: 'tagging reserved IP addresses came after 4.115.0', requirement: 'POST /tags: label (Req), domains, computes, balancers, volumes' },
   ],
 };
 
