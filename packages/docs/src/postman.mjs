@@ -35,7 +35,23 @@ export function postmanCollection(openapi30) {
       const variables = collection.variable ?? [];
       if (!variables.some((variable) => variable.key === 'bearerToken')) variables.push({ key: 'bearerToken', value: '', type: 'string' });
       collection.variable = variables;
+      disableEmptyHeaders(collection.item);
       resolve(makeRunnable(collection, JSON.parse(openapi30)));
     });
   });
+}
+
+/**
+ * An optional header the spec gives no example for (X-Filter on the lists) comes out of the
+ * converter with an empty value, which Postman would send as is (and the API refuses an empty
+ * X-Filter: not JSON). It is kept in the request, disabled, for a reader to fill in and turn on.
+ * @param {any[]} items
+ */
+function disableEmptyHeaders(items = []) {
+  for (const item of items) {
+    if (item.item) disableEmptyHeaders(item.item);
+    for (const header of item.request?.header ?? []) {
+      if (header.value === '' || header.value === undefined) header.disabled = true;
+    }
+  }
 }
