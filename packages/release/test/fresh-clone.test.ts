@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, describeRun, repoRoot, run } from './support/npm.js';
+import { cleanEnv, describeRun, repoRoot, run, runGroup } from './support/npm.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let scratch = '';
@@ -47,11 +47,11 @@ function readmeCommands(): string[] {
 }
 
 /** Runs one command in the clone with nothing built before it. */
-async function fresh(commandLine: string[], timeoutMs = 240_000) {
+async function fresh(commandLine: string[], timeoutMs = 100_000) {
   const clean = await run('git', ['clean', '-fdxq', '-e', 'node_modules'], { cwd: clone });
   if (clean.code !== 0) throw new Error(describeRun('git clean', clean));
   expect(existsSync(path.join(clone, 'spec', 'dist')), 'git clean left a build output').toBe(false);
-  return run(npm, commandLine, {
+  return runGroup(npm, commandLine, {
     cwd: clone, timeoutMs,
     env: cleanEnv({ TURBO_CACHE_DIR: turboCache, DATA_DIR: path.join(scratch, 'data'), CI: '1' }),
   });

@@ -1,6 +1,6 @@
 // Running npm and the installed bins as a consumer would: outside the workspace, with none of the
 // npm_* variables that `npm test` passes down (they would point npm back at the monorepo).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workspaces } from '../../../../scripts/workspaces.mjs';
@@ -22,6 +22,30 @@ export function run(command: string, args: string[], options: { cwd: string; env
     }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(new Error(`${command} ${args.join(' ')} could not run: ${error.message}\n${stderr}`));
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * As run(), in a process group of its own: on the timeout the whole group is killed (npm's
+ * children too: a command that serves or benchmarks must not outlive its test), and the code is 124.
+ */
+export function runGroup(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    }, options.timeoutMs);
+    child.on('error', (error) => { clearTimeout(timer); reject(new Error(`${command} ${args.join(' ')} could not run: ${error.message}`)); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: timedOut ? 124 : code ?? 1, stdout, stderr: timedOut ? `${stderr}\n(killed after ${options.timeoutMs} ms)` : stderr });
     });
   });
 }
