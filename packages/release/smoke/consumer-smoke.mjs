@@ -49,8 +49,8 @@ function runBin(name, args, env = {}) {
 }
 
 // 1. The installed reference server.
-const { DATA_DIR: _dataDir, ...envWithoutDataDir } = process.env;
-process.env = envWithoutDataDir;
+// No DATA_DIR: the installed server's default (.cloudapi/server in the working folder) is checked.
+delete process.env.DATA_DIR;
 const server = await startBin('cloudapi-server', ['--port', '0', '--log-level', 'warn'], /serving (http:\/\/\S+\/v4)[\s\S]*token: (\S+)/, { TRANSITION_MS: '0' })
   .catch((error) => fail(error.message));
 const [, baseUrl, token] = server.match;
