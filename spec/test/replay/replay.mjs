@@ -6,14 +6,13 @@
 //
 // - `unknown endpoint`: the method and path match no operation of the bundle (or match one only
 //   through a newer endpoint of the service that shares its prefix, see service-history.mjs);
-// - `newer than 4.115.0`: the body validates once fields and values that the service added after
-//   the reference release are taken out (the known list in service-history.mjs, each with its
-//   reason);
+// - `conflict with the requirements`: the body validates once fields and values that the service
+//   added after the reference release are taken out (the known list in service-history.mjs, each
+//   with its reason and the rule of the requirements it contradicts, `requirement`: most often the
+//   row that lists every field of that request body); the requirements stand, and DECISIONS.md
+//   section 14 lists each conflict;
 // - `redaction`: the body validates once the recorder's masks (192.0.2.0, 1234::5678,
 //   [SANITIZED]) are replaced by values of the same kind;
-// - `conflict with the requirements`: as `newer than 4.115.0`, but every entry that explains it
-//   names a rule of the requirements the service's behaviour contradicts (`requirement`); the
-//   requirements stand, and DECISIONS.md section 14 lists each conflict;
 // - `our defect`: anything else: the spec refuses what the real service sent or answered.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +21,10 @@ import { createSchemaViews } from '../../lib/schema-views.mjs';
 import { bodiesOf, operations } from '../../lib/walk.mjs';
 import { NAME_MAP, NEWER, REDACTION } from './service-history.mjs';
 
-export const CLASSES = ['our defect', 'conflict with the requirements', 'redaction', 'newer than 4.115.0', 'unknown endpoint'];
+export const CLASSES = ['our defect', 'conflict with the requirements', 'redaction', 'unknown endpoint'];
+
+/** Every entry of the service's history that explains a body: each must name the rule it contradicts. */
+export const HISTORY_ENTRIES = [...NEWER.fields, ...NEWER.bodies, ...NEWER.values];
 
 /** Every interaction of every cassette in `dir`: { file, index, method, url, requestBody, status, responseBody }. */
 export function loadCassettes(dir) {
@@ -120,8 +122,8 @@ function withoutNewer(body, operationId, kind) {
     }
   }
   const value = visit(body, '');
-  const requirements = [...matched].map((entry) => entry.requirement).filter(Boolean);
-  return { value, changed: reasons.size > 0, whole, reasons: [...reasons], conflict: requirements.length > 0 && requirements.length === matched.size, requirements: [...new Set(requirements)] };
+  const requirements = [...new Set([...matched].map((entry) => entry.requirement))];
+  return { value, changed: reasons.size > 0, whole, reasons: [...reasons], requirements };
 }
 
 // The body with every recorder mask replaced by a stand-in of the same kind, one variant per
@@ -182,10 +184,10 @@ export function replay(document, interactions) {
       const newer = withoutNewer(body, operationId, kind);
       // What the service does against a rule the requirements state is a conflict, not a gap: the
       // requirements stand (DECISIONS.md section 14 lists each).
-      const newerClass = newer.conflict ? 'conflict with the requirements' : 'newer than 4.115.0';
-      if (newer.whole || (newer.changed && valid(newer.value))) return fail(newerClass, newer.conflict ? newer.requirements : newer.reasons);
+      const conflict = 'conflict with the requirements';
+      if (newer.whole || (newer.changed && valid(newer.value))) return fail(conflict, newer.requirements);
       if (unredacted(body).some(valid)) return fail('redaction', REDACTION.filter((r) => r.pattern.test(JSON.stringify(body))).map((r) => r.reason));
-      if (newer.changed && unredacted(newer.value).some(valid)) return fail(newerClass, [...(newer.conflict ? newer.requirements : newer.reasons), 'and a recorder mask']);
+      if (newer.changed && unredacted(newer.value).some(valid)) return fail(conflict, [...newer.requirements, 'and a recorder mask']);
       const rest = newer.changed ? newer.value : body;
       fail('our defect', views.validate(view, schemaPointer, rest).errors.map((e) => e.message));
     };
