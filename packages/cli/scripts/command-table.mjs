@@ -5,7 +5,9 @@ import { commandWords, flagName } from './naming.mjs';
 import { descriptionOf, isReadOnly, resolve, shapeOf } from './schema-shape.mjs';
 
 /** Flags the command line gives every command; a field with one of these names is an error. */
-export const RESERVED_FLAGS = ['json', 'format', 'all', 'filter', 'data', 'debug', 'profile', 'help', 'base-url', 'token'];
+export const RESERVED_FLAGS = ['json', 'format', 'all', 'filter', 'data', 'upload-file', 'debug', 'profile', 'help', 'base-url', 'token'];
+// The answer field of an upload (the requirements' image upload): the URL the data goes to with a PUT.
+const UPLOAD_URL_FIELD = 'upload_to';
 const MAX_COLUMNS = 6;
 const MAX_DEPTH = 4;
 const FILTER_HEADER = 'x-filter';
@@ -54,14 +56,17 @@ function filterableOf(document, schema) {
 /** Whether the success body holds items (`{data: [...]}`), whether it is a page of a list (`page` too), and the columns. */
 function successOf(document, op) {
   const success = bodiesOf(document, op).find((body) => body.kind === 'response' && /^2/.test(body.status) && body.mediaType === 'application/json');
-  if (!success) return { columns: [], list: false, items: false, filterable: [] };
+  if (!success) return { columns: [], list: false, items: false, filterable: [], upload: false };
   const schema = success.media.schema;
   const shape = shapeOf(document, schema);
   const data = shape.kind === 'object' && shape.properties.data && resolve(document, shape.properties.data);
   const items = Boolean(data && (data.type === 'array' || data.items));
   const list = op.method === 'get' && items && 'page' in shape.properties;
   const item = items ? data.items : schema;
-  return { list, items, columns: columnsOf(document, item), filterable: items ? filterableOf(document, item) : [] };
+  // An answer that names where to PUT the data (`upload_to`, a URI) lets the command send a file there.
+  const uploadUrl = shape.kind === 'object' && shape.properties[UPLOAD_URL_FIELD] && resolve(document, shape.properties[UPLOAD_URL_FIELD]);
+  const upload = Boolean(uploadUrl && uploadUrl.format === 'uri' && (shape.required ?? []).includes(UPLOAD_URL_FIELD));
+  return { list, items, columns: columnsOf(document, item), filterable: items ? filterableOf(document, item) : [], upload };
 }
 
 /** `cloudapi volumes create --label my-volume --region us-east --size 20`, from the spec's examples. */
@@ -109,7 +114,7 @@ export function buildTable(document) {
       schemaPointer: request.schemaPointer,
       fields: fieldsOf(document, request.media.schema),
     } : null;
-    const { list, items, columns, filterable } = successOf(document, op);
+    const { list, items, columns, filterable, upload } = successOf(document, op);
     const filterHeader = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === FILTER_HEADER);
     // Its JSON is checked before sending when the spec gives it a schema (`content` or `schema`).
     const filterSchemaPointer = filterHeader && (filterHeader.content?.['application/json']?.schema ? `${filterHeader.pointer}/content/application~1json/schema` : filterHeader.schema ? `${filterHeader.pointer}/schema` : undefined);
@@ -123,6 +128,7 @@ export function buildTable(document) {
       // List operations take X-Filter (another branch adds it to the spec); so does any operation declaring it.
       filter: Boolean(filterHeader) || list,
       filterable,
+      ...(upload ? { upload: true } : {}),
       ...(filterSchemaPointer ? { filterSchemaPointer } : {}),
       example: exampleOf(document, op, words, positionals, body),
     };

@@ -8,13 +8,15 @@ import type { Io } from './io.js';
 import { render } from './output.js';
 import { planRequest, type Given } from './request.js';
 import type { CommandSpec } from './table.js';
+import { checkUploadFile, sendUpload, UploadError } from './upload.js';
 
-export interface RunOptions { json?: boolean; format?: string; all?: boolean; debug?: boolean; profile?: string }
+export interface RunOptions { json?: boolean; format?: string; all?: boolean; debug?: boolean; profile?: string; uploadFile?: string }
 
 type AnyCall = (path: string, init: object) => Promise<{ data?: unknown; error?: ApiError }>;
 
 export async function execute(spec: CommandSpec, given: Given, options: RunOptions, io: Io, version: string, specBaseUrl: string): Promise<number> {
   const planned = await planRequest(spec, given, io);
+  const upload = spec.upload && options.uploadFile !== undefined ? checkUploadFile(options.uploadFile) : undefined;
   const { baseUrl, token } = resolveConnection(io.env, options.profile, specBaseUrl);
   const client = createClient({
     baseUrl, token, userAgent: `cloudapi-cli/${version}`,
@@ -34,6 +36,10 @@ export async function execute(spec: CommandSpec, given: Given, options: RunOptio
     const call = client[spec.method] as unknown as AnyCall;
     const { data, error } = await call(spec.path, init);
     if (error) throw error;
+    if (upload) {
+      await sendUpload((data as { upload_to: string }).upload_to, upload, options.debug ? debugFetch(io.stderr) : fetch);
+      io.stderr(`uploaded ${upload.path} (${upload.size} bytes)\n`);
+    }
     const page = spec.items ? (data as { data: unknown[]; page?: number; pages?: number }) : undefined;
     // --json prints a page's items (as --all prints every item), and any other answer whole.
     io.stdout(render(data, options.json && !spec.list ? undefined : page?.data, spec.columns, options));
@@ -44,6 +50,10 @@ export async function execute(spec: CommandSpec, given: Given, options: RunOptio
       // The API's ErrorResponse, one `field: reason` line per entry.
       io.stderr(error.errors.map((detail) => `${detail.field ? `${detail.field}: ` : ''}${detail.reason}\n`).join(''));
       if (options.debug) io.stderr(`(${error.status} from ${error.operation})\n`);
+      return EXIT.refused;
+    }
+    if (error instanceof UploadError) {
+      io.stderr(`the upload of ${options.uploadFile} was refused (${error.status}): ${error.message}\n`);
       return EXIT.refused;
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -32,6 +32,7 @@ function addOperationOptions(command: Command, spec: CommandSpec): Map<string, O
   }
   if (spec.body) command.addOption(new Option('--data <source>', 'the whole body as JSON: @file.json, - for standard input, or the JSON itself; flags add to it'));
   if (spec.list) command.addOption(new Option('--all', 'every page, not only the first'));
+  if (spec.upload) command.addOption(new Option('--upload-file <path>', 'then send this file (application/octet-stream) with a PUT to the upload_to URL of the answer'));
   if (spec.filter) {
     const fields = spec.filterable.length ? `on ${spec.filterable.join(', ')}` : 'on the filterable fields';
     command.addOption(new Option('--filter <json>', `the X-Filter header, a JSON object ${fields}, with +and, +or, +gt, +order_by… ('{"+order_by": "id", "+order": "desc"}')`));

@@ -33,6 +33,8 @@ export interface CommandSpec {
   filterable: string[];
   /** The X-Filter header's schema in the bundle, when the operation declares one. */
   filterSchemaPointer?: string;
+  /** The answer carries `upload_to`, a URL that takes the data with a PUT: `--upload-file` sends a file there. */
+  upload?: boolean;
   example: string;
 }
 

@@ -1,6 +1,7 @@
 // Every area's common flows through the command line against the reference server: create, view,
 // list with --all, update and delete (or the area's own verbs where it has no update or delete).
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, tempDir, type TestServer } from './support/cli.js';
@@ -61,6 +62,32 @@ describe('every area through the command line', () => {
     expect(json(await cli('images', 'update', id, '--description', 'from the CLI', '--json'))).toMatchObject({ description: 'from the CLI' });
     expect((await cli('images', 'delete', id)).code).toBe(0);
     expect((await cli('images', 'view', id)).code).toBe(1);
+  });
+
+  it('images upload --upload-file: the data goes to upload_to, and a bad file is refused before or after as it should', async () => {
+    const dir = tempDir('upload');
+    const disk = path.join(dir, 'disk.img.gz');
+    writeFileSync(disk, gzipSync(Buffer.alloc(3 * 1024 * 1024, 7)));
+    const sent = await cli('images', 'upload', '--label', 'img-data', '--region', 'us-east', '--upload-file', disk, '--json');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toMatch(/uploaded .*disk\.img\.gz \(\d+ bytes\)/);
+    const id = json(sent).image.id as string;
+    // The server measured the decompressed disk (3 MiB) and the image is ready (TRANSITION_MS=0).
+    expect(json(await cli('images', 'view', id, '--json'))).toMatchObject({ id, status: 'available', size: 3 });
+
+    // A path that cannot be read is a usage error before anything is made.
+    const before = json(await cli('images', 'list', '--all', '--json')).length;
+    const missing = await cli('images', 'upload', '--label', 'img-none', '--region', 'us-east', '--upload-file', path.join(dir, 'nope.img.gz'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--upload-file .*nope\.img\.gz: cannot read the file \(ENOENT\)/);
+    expect(json(await cli('images', 'list', '--all', '--json')).length).toBe(before);
+
+    // Data the URL refuses (not gzip) is the API refusing: exit 1 with its reason.
+    const text = path.join(dir, 'notes.txt');
+    writeFileSync(text, 'not a disk image');
+    const refused = await cli('images', 'upload', '--label', 'img-text', '--region', 'us-east', '--upload-file', text);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the upload of .*notes\.txt was refused \(400\): .*gzip/);
   });
 
   it('managed contacts, with a nested field as a dotted flag', async () => {
