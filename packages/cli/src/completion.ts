@@ -35,7 +35,7 @@ function flagsOf(spec: CommandTable['commands'][number]): string[] {
   return [
     ...spec.query.map((q) => `--${q.flag}`),
     ...(spec.body?.fields ?? []).flatMap((f) => (f.type === 'boolean' && !f.array ? [`--${f.flag}`, `--no-${f.flag}`] : [`--${f.flag}`])),
-    ...(spec.body ? ['--data'] : []), ...(spec.list ? ['--all'] : []), ...(spec.filter ? ['--filter'] : []), '--json', '--format',
+    ...(spec.body ? ['--data'] : []), ...(spec.upload ? ['--upload-file'] : []), ...(spec.list ? ['--all'] : []), ...(spec.filter ? ['--filter'] : []), '--json', '--format',
   ];
 }
 

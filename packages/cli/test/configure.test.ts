@@ -56,6 +56,7 @@ describe('shell completion', () => {
     expect(await words('compute', 'instances', 'b')).toEqual(['boot']);
     expect(await words('compute', '')).toEqual(expect.arrayContaining(['instances', 'backups', 'kernels']));
     expect(await words('volumes', 'create', '--s')).toEqual(['--size']);
+    expect(await words('images', 'upload', '--u')).toEqual(['--upload-file']);
     expect(await words('completion', '')).toEqual(['bash', 'fish', 'zsh']);
     expect(await words('domains', 'create', '--type', '')).toEqual(['master', 'slave']);
     expect(await words('compute', 'instances', 'update', '5', '--backups.schedule.day', 'S')).toEqual(['Saturday', 'Scheduling', 'Sunday']);
