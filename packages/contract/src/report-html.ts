@@ -19,7 +19,7 @@ code, pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .figures div { min-width: 9rem; } .figures dt { color: var(--dim); font-size: 12px; } .figures dd { margin: 0; font-size: 1.15rem; font-weight: 600; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
-th { position: sticky; top: 0; background: #fff; font-size: 12px; color: var(--dim); }
+th { font-size: 12px; color: var(--dim); } #operations-table > thead th { position: sticky; top: 0; background: #fff; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; } td.failed:not([data-count="0"]) { color: var(--bad); font-weight: 700; }
 tr.failed > td:first-child { border-left: 4px solid var(--bad); } tr.validated > td:first-child { border-left: 4px solid var(--ok); }
 tr.unproven > td:first-child { border-left: 4px solid var(--warn); }
