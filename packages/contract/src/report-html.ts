@@ -32,7 +32,7 @@ details summary { cursor: pointer; color: var(--dim); } .checks td { border: 0; 
 .failure { margin: 0 0 1rem; padding: .5rem .75rem; border-left: 4px solid var(--bad); background: #fff8f8; }
 .failure p { margin: 0 0 .35rem; } .reason { white-space: pre-wrap; word-break: break-word; }
 pre.curl { margin: 0; padding: .5rem; background: #f6f8fa; white-space: pre-wrap; word-break: break-all; }
-.muted { color: var(--dim); }
+.muted { color: var(--dim); } td.verdict { white-space: nowrap; } td.checks { min-width: 8rem; }
 `;
 
 type Tally = Record<Outcome, number>;
