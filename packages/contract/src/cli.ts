@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { formatReport, summaryLine, toJUnit, toJson } from './report.js';
+import { toHtml } from './report-html.js';
 import { loadDocument, modelOperations } from './model.js';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { runContract, type ContractResult } from './run.js';
@@ -13,6 +14,7 @@ import { makeTokens, readTokensFile, type TokenEntry } from './tokens.js';
 
 const DEFAULT_JUNIT = 'contract-reports/junit.xml';
 const DEFAULT_JSON = 'contract-reports/report.json';
+const DEFAULT_HTML = 'contract-reports/index.html';
 
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
@@ -61,6 +63,7 @@ export function program(): Command {
     .option('--max-response-ms <ms>', 'a slower answer is a failure (default: no limit; the slowest is printed)', positiveNumber('--max-response-ms'))
     .option('--junit <file>', 'the JUnit XML report', DEFAULT_JUNIT)
     .option('--json <file>', 'the JSON report', DEFAULT_JSON)
+    .option('--html <file>', 'the HTML report (one self-contained page)', DEFAULT_HTML)
     .addOption(new Option('--undeclared <mode>', 'what a response field the schema does not declare is').choices(['warn', 'fail', 'off']).default('warn'))
     .option('--no-negative', 'send no invalid variants')
     .option('--concurrency <n>', 'operations in flight where order does not matter (default 8 on the mock, 1 on an implementation)', positiveInt('--concurrency'))
@@ -78,6 +81,8 @@ Exit status:
 Reports (written on every run that got past its arguments, exit 2 included):
   ${DEFAULT_JUNIT}   JUnit XML: a suite per operation, a test case per check (--junit)
   ${DEFAULT_JSON}  the whole result as JSON (--json)
+  ${DEFAULT_HTML}   a page: the summary, each failure with a curl line, a row per operation with
+                              its declared and seen statuses and its checks; opens offline (--html)
   (relative to the working directory; npm run contract runs in the repository root)
 
 Safety: state-changing operations run against the mock and loopback addresses, elsewhere only with
@@ -93,9 +98,9 @@ Examples:
   return cmd;
 }
 
-function writeReports(result: ContractResult, junit: string, json: string): string[] {
+function writeReports(result: ContractResult, junit: string, json: string, html: string): string[] {
   const written: string[] = [];
-  for (const [file, content] of [[junit, toJUnit(result)], [json, toJson(result)]] as const) {
+  for (const [file, content] of [[junit, toJUnit(result)], [json, toJson(result)], [html, toHtml(result)]] as const) {
     try {
       mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
       writeFileSync(file, content);
@@ -159,7 +164,7 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSigint);
   }
   const text = formatReport(result, { verbose: o.verbose });
-  const written = writeReports(result, o.junit, o.json);
+  const written = writeReports(result, o.junit, o.json, o.html);
   // The summary line stays last: the reports are named just before it.
   const lines = text.split('\n');
   const last = lines.pop();

@@ -2,6 +2,8 @@
 export { runContract, selectOperations, MOCK_TOKEN } from './run.js';
 export type { ContractOptions, ContractResult, OperationResult, RequestRecord, RequestKind, NotRun } from './run.js';
 export { formatReport, summaryLine, toJUnit, toJson } from './report.js';
+export { toHtml } from './report-html.js';
+export { statusCoverage } from './status-coverage.js';
 export { loadDocument, modelOperations, securityOf, parseExpression } from './model.js';
 export type { Operation, Link, Expression } from './model.js';
 export { resourceKinds, ResourceRegistry } from './resources.js';

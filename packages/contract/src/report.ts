@@ -150,7 +150,8 @@ export function formatReport(result: ContractResult, { verbose = false } = {}): 
   return lines.join('\n');
 }
 
-const xml = (text: unknown) => String(text ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string)
+/** Escapes text for XML and HTML (the JUnit and HTML reports), dropping control characters XML refuses. */
+export const xml = (text: unknown) => String(text ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string)
   // eslint-disable-next-line no-control-regex
   .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 

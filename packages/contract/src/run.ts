@@ -20,6 +20,7 @@ import { type Auth, buildRequest, type BodyValue, type Params } from './requests
 import { FILTER_HEADER, filterSpecs as filterSpecsOf } from '@cloudapi/spec/filters';
 import { filterChecks } from './filter-checks.js';
 import { evaluate, type ExchangeView, keyMatch, type Resource, ResourceRegistry, resourceKinds, sameBindings } from './resources.js';
+import { declaredStatuses, noteSeenStatus } from './status-coverage.js';
 import { detectTarget, isLoopback, type Safety, safetyOf } from './target.js';
 import { fullAccess, probesFor, type TokenEntry } from './tokens.js';
 import { createNamer, UNIQUE_FIELDS } from './unique.js';
@@ -52,6 +53,10 @@ export interface OperationResult {
   unproven?: string;
   successValidated: boolean;
   tally: Record<'pass' | 'fail' | 'warn' | 'skip', number>;
+  /** the response keys the bundle declares ("200", "4XX", "default") */
+  declaredStatuses: string[];
+  /** every status the target answered a request of this operation with, sorted */
+  seenStatuses: number[];
 }
 
 export interface NotRun { check: string; reason: string }
@@ -233,7 +238,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
 
   const selected = selectOperations(ops, options);
   for (const op of selected) {
-    results.set(op, { operationId: op.id, method: op.method.toUpperCase(), path: op.path, tags: op.tags, security: op.security, requests: [], notes: [], successValidated: false, tally: { pass: 0, fail: 0, warn: 0, skip: 0 } });
+    results.set(op, { operationId: op.id, method: op.method.toUpperCase(), path: op.path, tags: op.tags, security: op.security, requests: [], notes: [], successValidated: false, tally: { pass: 0, fail: 0, warn: 0, skip: 0 }, declaredStatuses: declaredStatuses(op.raw.responses), seenStatuses: [] });
   }
   const base = {
     api: `${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim(), baseUrl, notes, notRun, setup, planned, seed, shard: options.shard, dryRun: dry,
@@ -323,6 +328,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
     const record: RequestRecord = { label, kind, method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks: markInjected([...checkAnswer(ctx, schemaOp, answer), ...extra(answer)], answer) };
     if (record.checks.some((c) => c.outcome === 'fail')) record.curl = toCurl(request, redact);
     into.push(record);
+    noteSeenStatus(results.get(schemaOp)?.seenStatuses ?? [], answer.status);
     if (stateful && is2xx(answer.status) && answer.json !== undefined) harvest.record(answer.json, input.params.path);
     const unusable = answer.error !== undefined;
     transportFailures = unusable ? transportFailures + 1 : 0;

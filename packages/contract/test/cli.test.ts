@@ -39,6 +39,7 @@ describe('cloudapi-contract', () => {
     for (const exit of ['0  the target keeps the contract', '1  a violation', '2  the run could not be made']) expect(stdout).toContain(exit);
     expect(stdout).toContain('contract-reports/junit.xml');
     expect(stdout).toContain('contract-reports/report.json');
+    expect(stdout).toContain('contract-reports/index.html');
   });
 
   it('an unknown flag or a missing --base-url prints the usage to stderr and exits 2', async () => {
