@@ -9,6 +9,7 @@ import { exchange } from './exchange.js';
 import { isObject } from './json.js';
 import { type Operation, valueAt } from './model.js';
 import { emptyContainer } from './object-urls.js';
+import { answeredListed } from './preexisting.js';
 import type { Params } from './requests.js';
 import { type Resource, sameBindings } from './resources.js';
 import { exchangeView, type RunState } from './run-state.js';
@@ -17,6 +18,8 @@ import { exchangeView, type RunState } from './run-state.js';
 export function noteCreated(s: RunState, op: Operation, params: Params, body: unknown, sent: Sent, result?: OperationResult): Resource | undefined {
   const { registry } = s;
   if (!op.links.length || !is2xx(sent.answer.status)) return undefined;
+  const held = answeredListed(s, op, params, body, sent);
+  if (held) { (result?.notes ?? s.notes).push(held); return undefined; }
   const resource = registry.record(op, exchangeView(params, body, sent.answer));
   if (resource && sent.dry) {
     for (const p of resource.kind.keyParams) {

@@ -64,6 +64,8 @@ export interface ContractOptions {
   concurrency?: number;
   /** consecutive requests without an answer after which the target counts as unusable */
   maxTransportFailures?: number;
+  /** valid requests in a row answered 429 or 503 (after their retries) after which the target counts as unusable */
+  maxRefusedInARow?: number;
   /** how long a valid request refused for the resource's state (a 400 naming no field) is retried */
   settleMs?: number;
   /** how long an operation waits for what it acts on to leave a transitional status (provisioning, booting...) */

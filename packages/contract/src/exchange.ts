@@ -41,6 +41,15 @@ function plannedLine(s: RunState, request: OutgoingRequest, label: string): stri
   return `${request.method} ${decodeURIComponent(request.url)}${auth}${body}  (${label})`;
 }
 
+/** A refusal that says the target cannot serve now (throttled or unavailable), not that the request is wrong. */
+export const refusedStatus = (status: number): boolean => status === 429 || status === 503;
+
+/** A 429 or 503 as the abort names it: its status and Retry-After. */
+export function describeRefusal(answer: Pick<Answer, 'status' | 'headers'>): string {
+  const after = answer.headers['retry-after'];
+  return `${answer.status}${after !== undefined ? `, Retry-After: ${String(after)}` : ''}`;
+}
+
 export async function exchange(s: RunState, schemaOp: Operation, into: RequestRecord[], label: string, kind: RequestKind, input: ExchangeInput, extra: (a: Answer) => Check[], { cleanup = false, settle = false, probe = false }: ExchangeFlags = {}): Promise<Sent> {
   const { options } = s;
   if (!cleanup && s.outOfTime()) throw new Stop();
@@ -63,9 +72,11 @@ export async function exchange(s: RunState, schemaOp: Operation, into: RequestRe
   const settleUntil = Date.now() + (settle ? s.settleMs : 0);
   for (let pause = 200; ; pause = Math.min(pause * 2, 2000)) {
     answer = await send(request, s.transport);
-    if (answer.status === 429 && retries < (options.maxRetries ?? 3) && s.rateLimitedInARow < 20 && !s.outOfTime()) {
+    // A Retry-After longer than the kit waits (10 s) is not waited out early: the answer stands.
+    const wait = answer.status === 429 ? retryAfterMs(answer, Infinity) : Infinity;
+    if (wait <= (options.maxRetryAfterMs ?? 10_000) && retries < (options.maxRetries ?? 3) && s.rateLimitedInARow < 20 && !s.outOfTime()) {
       retries++;
-      await sleep(retryAfterMs(answer, options.maxRetryAfterMs ?? 10_000));
+      await sleep(wait);
       continue;
     }
     const stateRefusal = answer.status === 400 && !(answer.json as any)?.errors?.some?.((e: any) => e?.field);
@@ -85,6 +96,15 @@ export async function exchange(s: RunState, schemaOp: Operation, into: RequestRe
   if (s.transportFailures >= (options.maxTransportFailures ?? 5) && !cleanup) {
     s.abort ??= `the target is unusable: ${s.transportFailures} requests in a row got no usable answer (last: ${request.method} ${request.url}: ${answer.error})`;
     throw new Stop();
+  }
+  // A target that throttles or fails every valid request (429 or 503 throughout) cannot be
+  // checked: the run ends at once rather than waiting out each Retry-After.
+  if ((kind === 'positive' || kind === 'setup') && !cleanup && answer.status !== undefined) {
+    s.refusedInARow = refusedStatus(answer.status) ? s.refusedInARow + 1 : 0;
+    if (s.refusedInARow >= (options.maxRefusedInARow ?? 5)) {
+      s.abort ??= `the target is unusable: ${s.refusedInARow} valid requests in a row were answered 429 or 503 (last: ${request.method} ${request.url}: ${describeRefusal(answer)}): it throttles or fails every request`;
+      throw new Stop();
+    }
   }
   return { answer, request: record };
 }

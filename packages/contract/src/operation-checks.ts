@@ -12,6 +12,7 @@ import type { Answer } from './http.js';
 import { isObject } from './json.js';
 import { isJsonMedia, type Operation } from './model.js';
 import { withReferences } from './parameters.js';
+import { answeredListed, readBeforeCreate } from './preexisting.js';
 import { type Auth, buildRequest } from './requests.js';
 import { bodyValue, type Prepared, type RunState, Stop } from './run-state.js';
 import { pageChecks } from './sequences.js';
@@ -42,10 +43,15 @@ export async function validRequests(s: RunState, op: Operation, result: Operatio
     const send = (value: unknown, as: string, judge: (a: Answer) => Check[]) => exchange(s, op, result.requests, as, 'positive',
       { params: prepared.params, body: example && bodyValue(prepared.body, value), auth: s.authFor(op) }, judge, { settle: s.stateful && op.writes });
     let value = example?.value;
+    if (s.registry.kindOf(op)) await readBeforeCreate(s, op, prepared.params);
     let sent = await send(value, label, (a) => (example?.renamed !== undefined && nameTaken(a, example.value) ? [] : checks(a)));
-    if (example?.renamed !== undefined && nameTaken(sent.answer, example.value)) {
+    // The example's name is taken: refused naming it, or answered with what the account held before.
+    const held = answeredListed(s, op, prepared.params, value, sent);
+    const taken = nameTaken(sent.answer, example?.value) ? 'the example\'s are taken' : held ? 'the example\'s answered an object the account held before' : undefined;
+    if (example?.renamed !== undefined && taken) {
+      if (held) result.notes.push(held);
       value = example.renamed;
-      sent = await send(value, `${label}, with this run's names (the example's are taken)`, checks);
+      sent = await send(value, `${label}, with this run's names (${taken})`, checks);
       example.value = value; // what later requests of this operation build on
     }
     noteCreated(s, op, prepared.params, value, sent, result);

@@ -10,7 +10,9 @@ import { checkUrls } from './objects.js';
 import { urlTools } from './object-urls.js';
 import { authRequests, generatedRequests, negativeRequests, scopeRequests, validRequests } from './operation-checks.js';
 import { undoneBy } from './ordering.js';
+import { readBeforeCreate } from './preexisting.js';
 import { prepare } from './prepare.js';
+import { areaLists } from './destructive.js';
 import { bodyValue, type RunState, Stop } from './run-state.js';
 import { afterCreate, afterDelete, settled, updateRequest } from './sequences.js';
 
@@ -113,6 +115,7 @@ export async function runSetupCreate(s: RunState, op: Operation): Promise<void> 
     const prepared = await prepare(s, op, s.setup);
     if (typeof prepared === 'string') { s.notes.push(`setup: ${op.id} was not run: ${prepared}`); return; }
     if (prepared.owner) await settled(s, prepared.owner, s.setup);
+    await readBeforeCreate(s, op, prepared.params);
     // Each example in turn until one is accepted: one may name objects that no longer exist (the
     // disks of a profile after a restore replaced them).
     for (const example of prepared.bodies.length ? prepared.bodies : [null]) {
@@ -124,5 +127,21 @@ export async function runSetupCreate(s: RunState, op: Operation): Promise<void> 
     }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
+  }
+}
+
+/**
+ * Before an account-wide destructive action run without --allow-destructive: it may run only
+ * while an object of its area that this run created exists, and the area's deletes have run, so
+ * one is made to stand on (a bucket for cancelling Object Storage). A server that refuses every
+ * create gets no such object, and the action is not sent.
+ */
+export async function keepOneOfArea(s: RunState, op: Operation): Promise<void> {
+  if (s.safety.destructive || s.dry) return;
+  const lists = areaLists(s, op);
+  for (const { kind } of lists) {
+    if (s.registry.alive().some((r) => lists.some((l) => l.kind === r.kind))) return;
+    const creator = s.ordered.find((c) => s.registry.kindOf(c) === kind && pathParameterNames(c.path).length === 0);
+    if (creator) await runSetupCreate(s, creator);
   }
 }

@@ -2,14 +2,12 @@
 // actions), its parameters, and its valid bodies (references pointed at what the run created,
 // names of the run's own ready where the examples' are taken), or why it cannot be proven.
 import type { RequestRecord } from './contract-types.js';
-import { type Operation, pathParameterNames } from './model.js';
+import { destroysOthers } from './destructive.js';
+import type { Operation } from './model.js';
 import { objectNamed } from './object-urls.js';
 import { discoverIds, paramsFor, withReferences } from './parameters.js';
-import type { Params } from './requests.js';
 import type { Resource } from './resources.js';
-import { sameBindings } from './resources.js';
 import type { ExampleBody, Prepared, RunState } from './run-state.js';
-import { walk } from './sequences.js';
 
 export async function prepare(s: RunState, op: Operation, into: RequestRecord[], prefer?: Resource): Promise<Prepared | string> {
   if (op.writes && !s.safety.writes) return 'it changes state, and the target is neither the mock nor a loopback address: --allow-writes runs it';
@@ -45,32 +43,4 @@ export async function prepare(s: RunState, op: Operation, into: RequestRecord[],
     if (!bodies.length && body.required) return reasons[0] ?? 'no request body could be built';
   }
   return { params, owner, bodies, body };
-}
-
-/**
- * Without --allow-destructive (and off the mock) a destructive action runs only where it
- * destroys nothing but what this run created: one object the run made, or, for an account-wide
- * one (run after the deletes), an account whose lists of its area's objects hold only what the
- * run made. A list of what no operation creates (clusters, regions) is the service's catalogue,
- * not the account's objects. Why it may not run, or undefined.
- */
-async function destroysOthers(s: RunState, op: Operation, params: Params, into: RequestRecord[]): Promise<string | undefined> {
-  const names = pathParameterNames(op.path);
-  if (names.length) {
-    const own = s.registry.alive().some((r) => sameBindings(r.bindings, params.path, names));
-    return own ? undefined : 'a destructive action on an object this run did not create: --allow-destructive runs it';
-  }
-  const lists = s.ops.filter((o) => o.list && !pathParameterNames(o.path).length && o.tags.some((t) => op.tags.includes(t)))
-    .flatMap((list) => [...s.kinds.values()].filter((k) => k.list === list.id).map((kind) => ({ list, kind })));
-  if (!lists.length) return 'an account-wide destructive action, and no list of its area shows what it would destroy: --allow-destructive runs it';
-  let others = 0;
-  const holding: string[] = [];
-  for (const { list, kind } of lists) {
-    const walked = await walk(s, list, {}, into, `before ${op.id}, what ${list.id} holds`);
-    if (s.dry) continue;
-    if (!walked?.complete) return `an account-wide destructive action, and ${list.id} could not be read to its end: --allow-destructive runs it`;
-    const foreign = walked.items.filter((x) => !s.registry.made(kind, x.item)).length;
-    if (foreign) { others += foreign; holding.push(list.id); }
-  }
-  return others ? `the account holds ${others} object${others === 1 ? '' : 's'} this run did not create (${holding.join(', ')}); --allow-destructive runs it` : undefined;
 }

@@ -7,7 +7,6 @@ import { exchange } from './exchange.js';
 import { filterChecks } from './filter-checks.js';
 import { send } from './http.js';
 import type { Operation } from './model.js';
-import { identityBy, walkProblems } from './pages.js';
 import { paramsFor } from './parameters.js';
 import { prepare } from './prepare.js';
 import { buildRequest } from './requests.js';
@@ -60,12 +59,9 @@ export async function listWalks(s: RunState): Promise<void> {
     const result = s.resultOf(list)!;
     const { params, missing } = await paramsFor(s, list, result.requests);
     if (missing) continue;
-    const walked = await walk(s, list, params.path, result.requests, `walk of every page`);
+    const walked = await walk(s, list, params.path, result.requests, `walk of every page`, { pastTheLast: true, recordPass: true });
     if (!walked) continue;
     const kind = [...s.kinds.values()].find((k) => k.list === list.id);
-    const fields = kind ? Object.values(kind.keyPointers).map((p) => p.split('/').at(-1)!) : ['id'];
-    const problems = walkProblems(walked, identityBy(fields));
-    result.requests.push({ label: `every page of ${list.id}`, kind: 'pagination', checks: [problems.length ? fail('each item once across the pages', problems.join('; ')) : pass('each item once across the pages', `${walked.items.length} items on ${walked.pages} page(s)`)] });
     // X-Filter on lists whose items have filterable fields (src/filter-checks.ts).
     const spec = filterSpecsOf(s.document).get(list.id);
     if (!spec || !kind) continue;
@@ -73,7 +69,7 @@ export async function listWalks(s: RunState): Promise<void> {
       spec,
       all: walked,
       isOwn: (item) => s.registry.made(kind, item),
-      walk: (text, label) => walk(s, list, params.path, result.requests, label, { [FILTER_HEADER]: text }),
+      walk: (text, label) => walk(s, list, params.path, result.requests, label, { header: { [FILTER_HEADER]: text } }),
       probe: async (text, label, check) => { await exchange(s, list, result.requests, label, 'negative', { params: { path: params.path, query: {}, header: { [FILTER_HEADER]: text } }, auth: s.authFor(list) }, check); },
     });
     result.requests.push({ label: `X-Filter of ${list.id}`, kind: 'pagination', checks });

@@ -70,6 +70,8 @@ export class RunState {
   readonly removedAfterCheck: string[] = [];
   /** Values of path parameters found in a list (`${listPath} ${name}`). */
   readonly discovered = new Map<string, unknown>();
+  /** What each list of a created kind held before the run's creates (`${listId} ${parents}` → items): preexisting.ts. */
+  readonly listedBefore = new Map<string, unknown[]>();
   readonly unsettled = new Set<Resource>();
   readonly knownStatus = new Map<Resource, unknown>();
   readonly namer = createNamer();

@@ -11,7 +11,7 @@ import type { ContractOptions, ContractResult } from './contract-types.js';
 import { discoverTarget } from './discovery.js';
 import { pathParameterNames } from './model.js';
 import { emptyContainer, placeObjects } from './object-urls.js';
-import { runSafely, runSetupCreate, stillThere } from './operation.js';
+import { keepOneOfArea, runSafely, runSetupCreate, stillThere } from './operation.js';
 import { orderChanges, orderDeletes, planCreates } from './ordering.js';
 import { listWalks, methodProbes } from './probes.js';
 import { RunState, Stop } from './run-state.js';
@@ -79,7 +79,13 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
         if (s.abort) break;
       }
     }
-    if (!s.abort) for (const op of accountWide) { await run(op); if (s.abort) break; }
+    if (!s.abort) {
+      for (const op of accountWide) {
+        await keepOneOfArea(s, op);
+        await run(op);
+        if (s.abort) break;
+      }
+    }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
   }

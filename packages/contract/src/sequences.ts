@@ -9,7 +9,7 @@ import { exchange, type Sent } from './exchange.js';
 import type { Answer } from './http.js';
 import { deepEqual, isObject } from './json.js';
 import { type Operation, pathParameterNames } from './model.js';
-import { pageProblems, type Walked } from './pages.js';
+import { identityBy, pageProblems, type Walked, walkProblems } from './pages.js';
 import { paramsFor } from './parameters.js';
 import type { Params } from './requests.js';
 import { keyMatch, type Resource } from './resources.js';
@@ -56,8 +56,27 @@ export function pageChecks(s: RunState, op: Operation, answer: Answer, params: P
   return [problems.length ? fail('page consistent', problems.join('; ')) : pass('page consistent')];
 }
 
-/** Walks every page of a list at the smallest page size; returns the items with their page, or undefined. */
-export async function walk(s: RunState, list: Operation, pathValues: Record<string, unknown>, into: RequestRecord[], label: string, header: Record<string, string> = {}): Promise<Walked | undefined> {
+export interface WalkOptions {
+  /** headers of every page (an X-Filter: its own checks judge the pages) */
+  header?: Record<string, string>;
+  /** also ask for the page past the last, which must be empty: a server answering page 1 again shows */
+  pastTheLast?: boolean;
+  /** record the walk's check even when it passes (the walk of every list does) */
+  recordPass?: boolean;
+}
+
+/** The identity of a list's items: the key fields of the kind it lists, else `id`. */
+export function itemIdentity(s: RunState, list: Operation): (item: unknown) => string {
+  const kind = [...s.kinds.values()].find((k) => k.list === list.id);
+  return identityBy(kind ? Object.values(kind.keyPointers).map((p) => p.split('/').at(-1)!) : ['id']);
+}
+
+/**
+ * Walks every page of a list at the smallest page size; returns the items with their page, or
+ * undefined. Every walk without a header fails when an item comes twice or the items disagree
+ * with `results` (each item once across the pages).
+ */
+export async function walk(s: RunState, list: Operation, pathValues: Record<string, unknown>, into: RequestRecord[], label: string, { header = {}, pastTheLast = false, recordPass = false }: WalkOptions = {}): Promise<Walked | undefined> {
   let params: Params = { path: { ...pathValues }, query: {}, header: { ...header } };
   if (!pathParameterNames(list.path).every((n) => pathValues[n] !== undefined)) {
     const bound = await paramsFor(s, list, into);
@@ -70,15 +89,27 @@ export async function walk(s: RunState, list: Operation, pathValues: Record<stri
   const items: Walked['items'] = [];
   let total: number | undefined;
   let pages = 1;
+  const ask = async (page: number, as: string) => {
+    const query = { ...params.query, page };
+    return (await exchange(s, list, into, as, 'pagination', { params: { ...params, query }, auth: s.authFor(list) }, (a) => pageChecks(s, list, a, { ...params, query }))).answer;
+  };
   for (let page = 1; page <= pages && page <= 40; page++) {
-    params.query.page = page;
-    const { answer } = await exchange(s, list, into, `${label}: page ${page}`, 'pagination', { params: { ...params, query: { ...params.query } }, auth: s.authFor(list) }, (a) => pageChecks(s, list, a, { ...params, query: { ...params.query } }));
+    const answer = await ask(page, `${label}: page ${page}`);
     if (!is2xx(answer.status) || !isObject(answer.json) || !Array.isArray(answer.json.data)) return undefined;
     total = Number.isInteger(answer.json.results) ? answer.json.results : total;
     pages = Number.isInteger(answer.json.pages) ? answer.json.pages : 1;
     for (const item of answer.json.data) items.push({ item, page });
   }
-  return { items, total, pages, complete: pages <= 40 };
+  const walked = { items, total, pages, complete: pages <= 40 };
+  // A page past the last answers 200 with no items and the page asked for (spec/DECISIONS.md).
+  if (pastTheLast && walked.complete) await ask(Math.max(pages, 1) + 1, `${label}: page ${Math.max(pages, 1) + 1}, past the last`);
+  if (!Object.keys(header).length) {
+    const problems = walkProblems(walked, itemIdentity(s, list));
+    const name = 'each item once across the pages';
+    if (problems.length) into.push({ label: `every page of ${list.id} (${label})`, kind: 'pagination', checks: [fail(name, problems.join('; '))] });
+    else if (recordPass) into.push({ label: `every page of ${list.id}`, kind: 'pagination', checks: [pass(name, `${items.length} items on ${pages} page(s)`)] });
+  }
+  return walked;
 }
 
 async function listedCheck(s: RunState, resource: Resource, into: RequestRecord[], expected: boolean, when: string): Promise<void> {
