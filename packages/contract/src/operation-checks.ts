@@ -13,7 +13,7 @@ import { isObject } from './json.js';
 import { isJsonMedia, type Operation } from './model.js';
 import { withReferences } from './parameters.js';
 import { answeredListed, readBeforeCreate } from './preexisting.js';
-import { type Auth, buildRequest } from './requests.js';
+import { type Auth, buildRequest, type Params } from './requests.js';
 import { bodyValue, type Prepared, type RunState, Stop } from './run-state.js';
 import { pageChecks } from './sequences.js';
 import { probesFor } from './tokens.js';
@@ -68,6 +68,10 @@ export async function negativeRequests(s: RunState, op: Operation, result: Opera
     for (const v of s.deriver.deriveVariants(body.schemaPointer, prepared.bodies.map((e) => e.value), { jsonBody: isJsonMedia(body.mediaType) })) variants.push({ ...v, location: 'body' });
   }
   for (const parameter of op.parameters) {
+    // A required header left out must be refused naming it (Schemathesis' missing_required_header).
+    if (parameter.in === 'header' && parameter.required && prepared.params.header[parameter.name] !== undefined) {
+      variants.push({ rule: 'required', value: undefined, location: 'header', parameter, fields: [parameter.name, parameter.name.toLowerCase()], description: `header ${parameter.name}: left out` });
+    }
     if (!['path', 'query'].includes(parameter.in)) continue;
     const current = prepared.params[parameter.in as 'path' | 'query'][parameter.name];
     if (current === undefined) continue;
@@ -76,7 +80,7 @@ export async function negativeRequests(s: RunState, op: Operation, result: Opera
     }
   }
   for (const variant of variants) {
-    const params = variant.parameter ? { ...prepared.params, [variant.location]: { ...prepared.params[variant.location as 'path'], [variant.parameter.name]: variant.value } } : prepared.params;
+    const params = variant.parameter ? { ...prepared.params, [variant.location]: { ...prepared.params[variant.location as keyof Params], [variant.parameter.name]: variant.value } } : prepared.params;
     const value = variant.location === 'body' ? variant.value : prepared.bodies[0]?.value;
     const sent = await exchange(s, op, result.requests, `invalid: ${variant.description} [${variant.rule}]`, 'negative', { params, body: bodyValue(body, value), auth: s.authFor(op) }, (a) => checkRejected(s.ctx, variant, a));
     await noteEffects(s, op, { ...prepared, params }, value, sent, result);

@@ -46,19 +46,23 @@ async function discover(s: RunState, op: Operation, name: string, into: RequestR
 export async function paramsFor(s: RunState, op: Operation, into: RequestRecord[], prefer?: Resource): Promise<{ params: Params; owner?: Resource; missing?: string }> {
   const params: Params = { path: {}, query: {}, header: {} };
   const { values, owner } = s.registry.bind(op, prefer);
+  // The other parameters are still filled when a path parameter is missing: a read of what the
+  // run deleted (404 after delete) takes its path from the deleted object, the rest from here.
+  let missing: string | undefined;
   for (const parameter of op.parameters) {
     const where = parameter.in as keyof Params;
     if (!params[where]) continue;
     if (parameter.in === 'path') {
+      if (missing) continue;
       let value = values[parameter.name];
       if (value === undefined) {
         // What this run did not create is never changed; reads of it are not attempted either,
         // so a failed create shows as the reason, not as a string of 404s.
-        if (s.stateful && (op.writes || s.registry.creatable(parameter.name))) return { params, owner, missing: whyNotCreated(s, parameter.name) };
+        if (s.stateful && (op.writes || s.registry.creatable(parameter.name))) { missing = whyNotCreated(s, parameter.name); continue; }
         if (s.stateful) value = await discover(s, op, parameter.name, into);
         if (value === undefined || !s.fits(parameter, value)) value = parameterExamples(s.document, parameter, s.resolve).find((v) => s.fits(parameter, v));
       }
-      if (value === undefined) return { params, owner, missing: `no value for the path parameter {${parameter.name}}: give it an example` };
+      if (value === undefined) { missing = `no value for the path parameter {${parameter.name}}: give it an example`; continue; }
       // A path holds text: an id an answer gave as a number fits a parameter typed as a string.
       if (typeof value === 'number' && !s.fits(parameter, value) && s.fits(parameter, String(value))) value = String(value);
       params.path[parameter.name] = value;
@@ -68,12 +72,12 @@ export async function paramsFor(s: RunState, op: Operation, into: RequestRecord[
     if (!parameter.required && !hasExample) continue;
     const value = parameterExamples(s.document, parameter, s.resolve).find((v) => s.fits(parameter, v));
     if (value === undefined) {
-      if (parameter.required) return { params, owner, missing: `no valid value for the ${parameter.in} parameter "${parameter.name}": give it an example` };
+      if (parameter.required) missing ??= `no valid value for the ${parameter.in} parameter "${parameter.name}": give it an example`;
       continue;
     }
     params[where][parameter.name] = value;
   }
-  return { params, owner };
+  return { params, owner, ...(missing ? { missing } : {}) };
 }
 
 /** The kinds of ids an operation's body examples give that no operation creates but some read names. */

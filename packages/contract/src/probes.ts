@@ -26,6 +26,21 @@ export function lackingMethod(ops: Pick<Operation, 'method' | 'path'>[], path: s
   return ['get', 'patch', 'put', 'post'].find((m) => !has.has(m) && !answeredElsewhere(m));
 }
 
+/**
+ * What is wrong with the `Allow` header of a 405 (RFC 9110 §15.5.6: it must list the methods the
+ * path serves): missing, naming the method just refused, or lacking one the path declares. HEAD
+ * and OPTIONS beside them are fine. Undefined when it is right.
+ */
+export function allowProblem(allow: string | string[] | undefined, declared: string[], refused: string): string | undefined {
+  if (allow === undefined) return `the 405 carries no Allow header; it must list ${declared.map((m) => m.toUpperCase()).join(', ')}`;
+  const listed = new Set((Array.isArray(allow) ? allow.join(',') : allow).split(',').map((m) => m.trim().toUpperCase()).filter(Boolean));
+  if (listed.has(refused.toUpperCase())) return `Allow is "${String(allow)}", which lists ${refused.toUpperCase()}, the method just refused`;
+  const lacking = declared.map((m) => m.toUpperCase()).filter((m) => !listed.has(m));
+  return lacking.length ? `Allow is "${String(allow)}", which lacks ${lacking.join(', ')} of the path's methods` : undefined;
+}
+
+const ALLOW = '405 carries Allow with the path\'s methods';
+
 /** A 405 for a method each path of the selection lacks. */
 export async function methodProbes(s: RunState): Promise<void> {
   const paths = [...new Set(s.ops.map((op) => op.path))];
@@ -47,6 +62,10 @@ export async function methodProbes(s: RunState): Promise<void> {
     if (answer.status === 405 && s.ctx.errorSchemaPointer) {
       const valid = answer.json !== undefined && s.views.validate('response', s.ctx.errorSchemaPointer, answer.json).valid;
       checks.push(valid ? pass('405 body is an ErrorResponse') : fail('405 body is an ErrorResponse', `the 405 body is not an ErrorResponse: ${excerpt(answer.text, 120)}`));
+    }
+    if (answer.status === 405) {
+      const problem = allowProblem(answer.headers.allow, s.ops.filter((op) => op.path === path).map((op) => op.method), method);
+      checks.push(problem ? fail(ALLOW, problem) : pass(ALLOW, String(answer.headers.allow)));
     }
     result.requests.push({ label, kind: 'method', method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks, curl: checks.some((c) => c.outcome === 'fail') ? s.toCurl(request) : undefined });
   }

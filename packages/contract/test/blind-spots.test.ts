@@ -104,3 +104,18 @@ describe('a create answered with an object the account held before', () => {
     });
   });
 });
+
+describe('a required header left out (Schemathesis missing_required_header)', () => {
+  it('must be refused naming it: a server that ignores it fails, one that checks it passes', async () => {
+    await withShapes(async (fake) => {
+      const run = () => runContract({ baseUrl: fake.baseUrl, tokens: full, document: shapesDocument, only: ['getBox', 'createBox', 'deleteBox'], examples: 0 });
+      const kept = await run();
+      const variant = operation(kept, 'getBox').requests.find((r) => r.label === 'invalid: header X-Box-Keeper: left out [required]')!;
+      expect(variant.checks.filter((c) => c.outcome !== 'pass')).toEqual([]);
+      expect(findings(kept)).toEqual([]);
+      fake.setDefect('ignore-required-header');
+      const broken = await run();
+      expect(findings(broken).map((f) => `${f.op} › ${f.request} › ${f.check}`)).toEqual(['getBox › invalid: header X-Box-Keeper: left out [required] › rejected']);
+    });
+  });
+});

@@ -5,7 +5,8 @@ import { isObject, deepEqual } from '../src/json.js';
 import { nameTaken } from '../src/operation-checks.js';
 import { orderChanges, orderDeletes, undoneBy } from '../src/ordering.js';
 import { identityBy, pageProblems, walkProblems } from '../src/pages.js';
-import { lackingMethod } from '../src/probes.js';
+import { allowProblem, lackingMethod } from '../src/probes.js';
+import { declaredHeaderChecks, headerValue } from '../src/header-checks.js';
 import { selectOperations } from '../src/selection.js';
 import { isTransitional, readOnlyNames } from '../src/sequences.js';
 import { abortedAsUnusable, exitCodeOf } from '../src/summary.js';
@@ -130,5 +131,26 @@ describe('answers and states', () => {
     expect(exitCodeOf({ ...base, dry: true, reached: false, abort: 'the target could not be reached: refused' })).toBe(2);
     expect(exitCodeOf({ ...base, dry: true, failed: 2 })).toBe(0);
     expect(abortedAsUnusable('interrupted (Ctrl-C)')).toBe(false);
+  });
+});
+
+describe('headers', () => {
+  it('a 405 lists the path\'s methods in Allow, not the one refused', () => {
+    expect(allowProblem('GET, POST, HEAD', ['get', 'post'], 'patch')).toBeUndefined();
+    expect(allowProblem(undefined, ['get'], 'patch')).toBe('the 405 carries no Allow header; it must list GET');
+    expect(allowProblem('GET', ['get', 'post'], 'patch')).toBe('Allow is "GET", which lacks POST of the path\'s methods');
+    expect(allowProblem('GET, PATCH', ['get'], 'patch')).toMatch(/lists PATCH, the method just refused/);
+  });
+
+  it('declared response headers: read as their schema\'s type, required ones present, values valid', () => {
+    expect(headerValue('30', { type: 'integer' })).toBe(30);
+    expect(headerValue('true', { type: 'boolean' })).toBe(true);
+    expect(headerValue('soon', { type: 'integer' })).toBe('soon');
+    const document = { components: { headers: { Limit: { schema: { type: 'integer', minimum: 1 } } } } };
+    const response = { response: { headers: { 'X-Limit': { $ref: '#/components/headers/Limit' }, 'X-Id': { required: true, schema: { type: 'string' } } } }, pointer: '#/r' };
+    const views = { validate: (_v: string, pointer: string, value: unknown) => ({ valid: pointer === '#/components/headers/Limit/schema' ? Number.isInteger(value) && (value as number) >= 1 : typeof value === 'string', errors: [{ message: 'is invalid' }] }) };
+    expect(declaredHeaderChecks(document, views as any, response, { 'x-limit': '5', 'x-id': 'a' })[0]!.outcome).toBe('pass');
+    expect(declaredHeaderChecks(document, views as any, response, { 'x-limit': '0' })[0]!.reason).toBe('X-Limit: "0" is invalid; X-Id is required and missing');
+    expect(declaredHeaderChecks(document, views as any, { response: {}, pointer: '#/r' }, {})).toEqual([]);
   });
 });
