@@ -4,8 +4,7 @@
 // not be is listed.
 import { describeAnswer, is2xx } from './checks.js';
 import type { ContractResult, OperationResult, RequestRecord } from './contract-types.js';
-import type { Sent } from './exchange.js';
-import { exchange } from './exchange.js';
+import { exchange, type Sent } from './exchange.js';
 import { isObject } from './json.js';
 import { type Operation, valueAt } from './model.js';
 import { emptyContainer } from './object-urls.js';

@@ -2,8 +2,7 @@
 // thinks so), what the run may do there (safety), which token it sends and how tokens are
 // redacted, and what cannot be checked on it (listed as not run).
 import { pointerOf } from '@cloudapi/spec/schema-views';
-import { secretNamesOf } from './checks.js';
-import type { TargetKind } from './checks.js';
+import { secretNamesOf, type TargetKind } from './checks.js';
 import { MOCK_TOKEN } from './contract-types.js';
 import type { RunState } from './run-state.js';
 import { detectTarget, isLoopback, safetyOf } from './target.js';

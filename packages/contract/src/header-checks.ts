@@ -1,8 +1,7 @@
 // The headers a response declares (`headers` of the response object, read from the bundle): a
 // required one must come, and one that comes must match its schema. HTTP carries text, so a value
 // is read as the schema's type first (an integer header "30" is the integer 30).
-import type { SchemaViews } from '@cloudapi/spec/schema-views';
-import { escapePointerPart } from '@cloudapi/spec/schema-views';
+import { escapePointerPart, type SchemaViews } from '@cloudapi/spec/schema-views';
 import { deref } from '@cloudapi/spec/walk';
 import { type Check, fail, pass } from './checks.js';
 

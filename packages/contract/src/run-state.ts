@@ -2,11 +2,10 @@
 // what the run created (the registry) and wrote (the object book), the records of every request,
 // and why it stopped. Each phase module takes it as its first argument.
 import { createSchemaViews, type SchemaViews } from '@cloudapi/spec/schema-views';
-import type { CheckContext, TargetKind } from './checks.js';
-import { successSchemaPointer } from './checks.js';
+import { type CheckContext, successSchemaPointer, type TargetKind } from './checks.js';
 import type { ContractOptions, NotRun, OperationResult, RequestRecord } from './contract-types.js';
 import { exampleIdsOf, Harvest, idSources } from './harvest.js';
-import { type OutgoingRequest, type Redact, toCurl, type TransportOptions } from './http.js';
+import { type Answer, type OutgoingRequest, type Redact, toCurl, type TransportOptions } from './http.js';
 import { modelOperations, type Operation } from './model.js';
 import { ObjectBook, objectSites, type ObjectSite } from './objects.js';
 import type { Auth, BodyValue, Params } from './requests.js';
@@ -16,7 +15,6 @@ import type { Safety } from './target.js';
 import type { TokenEntry } from './tokens.js';
 import { createNamer } from './unique.js';
 import { createVariantDeriver } from './variants.js';
-import type { Answer } from './http.js';
 
 /** Thrown to stop sending: the deadline, Ctrl-C, or an unusable target (the reason is in `abort`). */
 export class Stop extends Error {}

@@ -1,8 +1,7 @@
 // Phase: sequences along links. What a create made reads back and is listed once; an update's
 // change reads back; a delete leaves a 404 and an unlisted item; what an operation acts on is
 // waited for while it is in a transitional status. Lists are walked at their smallest page size.
-import type { SchemaViews } from '@cloudapi/spec/schema-views';
-import { pointerGet } from '@cloudapi/spec/schema-views';
+import { pointerGet, type SchemaViews } from '@cloudapi/spec/schema-views';
 import { type Check, checkSuccess, describeAnswer, fail, is2xx, pass, skip, successSchemaPointer, warn } from './checks.js';
 import type { OperationResult, RequestRecord } from './contract-types.js';
 import { exchange, type Sent } from './exchange.js';

@@ -3,7 +3,8 @@
 import type { ContractResult, OperationResult } from './contract-types.js';
 import type { RunState } from './run-state.js';
 
-export type Partial = Omit<ContractResult, 'operations' | 'coverage' | 'tally' | 'durationMs' | 'exitCode' | 'ok' | 'cleanup' | 'api' | 'baseUrl' | 'notes' | 'notRun' | 'setup' | 'planned' | 'seed' | 'shard' | 'dryRun'> & { cleanup?: ContractResult['cleanup'] };
+/** What the run's end adds to what the state holds: the target, why it stopped, the clean-up. */
+export type Ending = Omit<ContractResult, 'operations' | 'coverage' | 'tally' | 'durationMs' | 'exitCode' | 'ok' | 'cleanup' | 'api' | 'baseUrl' | 'notes' | 'notRun' | 'setup' | 'planned' | 'seed' | 'shard' | 'dryRun'> & { cleanup?: ContractResult['cleanup'] };
 
 /** Whether an abort says the target itself was unusable (its failures are the symptom, not violations). */
 export const abortedAsUnusable = (abort: string | undefined): boolean => abort !== undefined && /^the target (is unusable|could not be reached)/.test(abort);
@@ -29,7 +30,7 @@ function baseUrlHints(s: RunState, list: OperationResult[]): string[] {
   return [`${missing} of ${answered.length} valid requests were answered 404: does --base-url end in the API's base path${serverPath ? ` (${serverPath}, from the spec's server URL)` : ''}${example}?`];
 }
 
-export function finish(s: RunState, partial: Partial): ContractResult {
+export function finish(s: RunState, partial: Ending): ContractResult {
   const { document, dry } = s;
   const tally = { pass: 0, fail: 0, warn: 0, skip: 0 };
   const list = s.selected.map((op) => s.results.get(op)!);

@@ -154,3 +154,13 @@ describe('headers', () => {
     expect(declaredHeaderChecks(document, views as any, { response: {}, pointer: '#/r' }, {})).toEqual([]);
   });
 });
+
+describe('the kit\'s own code', () => {
+  it('has no file of src/ over 400 lines, and run.ts holds only the order of the phases', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../src/', import.meta.url);
+    const sizes = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => [f, readFileSync(new URL(f, dir), 'utf8').split('\n').length]));
+    expect(Object.entries(sizes).filter(([, n]) => n > 400)).toEqual([]);
+    expect(sizes['run.ts']).toBeLessThan(120);
+  });
+});
