@@ -45,6 +45,7 @@ describe('repeated pages', () => {
 
 describe('a target that throttles or fails every valid request', () => {
   it.each([
+    // 429 with Retry-After: 30 to every authenticated request (public ones still answer).
     { defect: 'throttle-everything' as const, answer: /429, Retry-After: 30/ },
     { defect: 'fail-everything' as const, answer: /: 503\)/ },
   ])('$defect ends the run with exit 2 within 30 s, saying why', async ({ defect, answer }) => {
