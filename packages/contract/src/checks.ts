@@ -10,6 +10,7 @@ import { declaredMediaType, type Answer } from './http.js';
 import { isJsonMedia, type Operation } from './model.js';
 import { walkProperties } from './schema-walk.js';
 import { rateLimitHeaderChecks } from './traffic-headers.js';
+import { declaredHeaderChecks } from './header-checks.js';
 import type { Variant } from './variants.js';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
@@ -94,6 +95,7 @@ export function checkAnswer(ctx: CheckContext, op: Operation, answer: Answer): C
     return checks;
   }
   checks.push(pass('status declared', `${status}`));
+  checks.push(...declaredHeaderChecks(ctx.document, ctx.views, declared, answer.headers));
   const content = declared.response.content || {};
   const mediaTypes = Object.keys(content);
   if (!mediaTypes.length) {

@@ -113,7 +113,7 @@ export function sameBindings(a: Record<string, unknown>, b: Record<string, unkno
 }
 
 /** Whether a list item is the resource: its key fields hold the values the create answer gave. */
-export function keyMatch(resource: Resource, item: unknown): boolean {
+export function keyMatch(resource: Pick<Resource, 'kind' | 'bindings'>, item: unknown): boolean {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
   return resource.kind.keyParams.every((p) => {
     const field = resource.kind.keyPointers[p]!.split('/').at(-1)!;
@@ -142,6 +142,17 @@ export class ResourceRegistry {
    * give the key (then nothing is known to clean up, and the caller says so).
    */
   record(creator: Operation, exchange: ExchangeView): Resource | undefined {
+    const found = this.addressOf(creator, exchange);
+    if (!found) return undefined;
+    const { kind, bindings, perTarget } = found;
+    const primary = !this.resources.some((r) => r.kind === kind && r.primary && r.alive);
+    const resource: Resource = { id: this.next++, kind, creator: creator.id, bindings, perTarget, created: exchange.response.body, alive: true, primary };
+    this.resources.push(resource);
+    return resource;
+  }
+
+  /** Where a create's answer says its object is (its kind, key and the links' values), without recording it. */
+  addressOf(creator: Operation, exchange: ExchangeView): Pick<Resource, 'kind' | 'bindings' | 'perTarget'> | undefined {
     const kind = this.kindOf(creator);
     if (!kind) return undefined;
     const perTarget = new Map<string, Record<string, unknown>>();
@@ -153,10 +164,7 @@ export class ResourceRegistry {
       for (const [param, value] of Object.entries(values)) if (value !== undefined) bindings[param] ??= value;
     }
     if (kind.keyParams.some((p) => bindings[p] === undefined || bindings[p] === null)) return undefined;
-    const primary = !this.resources.some((r) => r.kind === kind && r.primary && r.alive);
-    const resource: Resource = { id: this.next++, kind, creator: creator.id, bindings, perTarget, created: exchange.response.body, alive: true, primary };
-    this.resources.push(resource);
-    return resource;
+    return { kind, bindings, perTarget };
   }
 
   /** Whether a list item of a kind is something this run created (deleted since or not). */

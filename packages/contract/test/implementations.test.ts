@@ -21,7 +21,7 @@ describe('a reasonably correct stateful implementation', () => {
         '403 for a read-only token (volumes:read_only) on a write', '403 for a token without volumes scopes', '403 without the add_volumes grant',
         '403 for a restricted user changing tags', 'success for a token with just the scopes it needs',
         'read after create', 'listed after create', 'update read back', '404 after delete', 'unlisted after delete', 'page consistent',
-        'each item once across the pages', 'generated requests keep the contract', '405 body is an ErrorResponse',
+        'each item once across the pages', 'generated requests keep the contract', '405 body is an ErrorResponse', '405 carries Allow with the path\'s methods',
         'X-Filter finds by equality', 'X-Filter finds by +contains', 'X-Filter order holds across pages', 'X-Filter refuses a field that is not filterable',
       ]) expect(names, name).toContain(name);
       expect([...names].some((n) => /^405 for PATCH/.test(n))).toBe(true);
@@ -54,6 +54,8 @@ const defects: { defect: Defect; defectOp?: string; only?: string[]; options?: o
   { defect: 'ignore-order', only: ['Volumes'], checks: ['X-Filter order holds across pages'], reason: /X-Filter \{"\+order_by":"created","\+order":"desc"\}: .* comes before/ },
   { defect: 'filter-after-paginating', only: ['Volumes'], checks: ['X-Filter finds by equality', 'X-Filter finds by +contains', 'page consistent'], reason: /results says \d+, but the pages held \d+ matching items/ },
   { defect: 'no-405', only: ['Regions'], checks: ['405 for PATCH, which /regions lacks'], reason: /answered 404 to PATCH \/regions:/ },
+  { defect: 'no-allow', only: ['Regions'], checks: ['405 carries Allow with the path\'s methods'], reason: /the 405 carries no Allow header; it must list GET/ },
+  { defect: 'bad-header', only: ['listRegions'], options: { negative: false }, checks: ['declared headers match their schemas', 'X-RateLimit headers well-formed'], reason: /X-RateLimit-Limit: "plenty" .*must be integer/ },
 ];
 
 describe('broken implementations: the kit names each defect', () => {
