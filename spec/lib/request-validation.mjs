@@ -29,6 +29,8 @@ export class RequestValidation {
     this.ajvs = null;
     /** @private @type {Map<string, OperationValidator>} */
     this.byOperation = new Map();
+    /** @private @type {Map<string, import('ajv').ValidateFunction>} */
+    this.bySchema = new Map();
   }
 
   // Made on first use: start-up does not wait for them. Bodies are not coerced; path and query
@@ -64,6 +66,23 @@ export class RequestValidation {
       this.byOperation.set(op.operationId, validator);
     }
     return validator;
+  }
+
+  /**
+   * A check of a value against any schema of the bundle (request view, JSON not coerced), for a
+   * value a handler builds itself (a domain record as it would stand after an update). The value
+   * is left as it is: defaults fill a copy. Compiled on first use.
+   * @param {string} pointer JSON pointer of the schema in the bundle (`#/components/schemas/X`)
+   * @returns {(value: unknown) => ErrorDetail[]}
+   */
+  forSchema(pointer) {
+    let check = this.bySchema.get(pointer);
+    if (!check) {
+      check = this.both().strict.compile({ $ref: `${VIEW_ID}${pointer}` });
+      this.bySchema.set(pointer, check);
+    }
+    const compiled = check;
+    return (value) => (compiled(structuredClone(value)) ? [] : describeErrors(compiled.errors ?? [], value, 'body'));
   }
 
   /** @private @param {ValidatedOperation} op @returns {OperationValidator} */

@@ -115,7 +115,7 @@ const INT32 = 2 ** 31;
 // `example`, `discriminator` and `x-*` are then ignored too. Misspelt schema keywords are still
 // caught, by Redocly's struct rule in `npm run lint`.
 // `options` adds to or overrides Ajv's (the reference server coerces query strings, for one).
-/** @param {import('ajv').Options} [options] @returns {Ajv2020} */
+/** @param {import('ajv').Options} [options] @returns {import('ajv/dist/2020.js').Ajv2020} */
 export function createAjv(options = {}) {
   const ajv = new Ajv2020({ allErrors: true, strictSchema: false, strictTypes: false, allowUnionTypes: true, ...options });
   addFormats(ajv);

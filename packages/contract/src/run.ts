@@ -5,6 +5,7 @@
 // first, each followed by a read (404) and a walk of its list (gone); last, clean-up of whatever
 // the run created and did not delete. Every request of an operation is checked the same way.
 import fc from 'fast-check';
+import { basePathOf } from '@cloudapi/spec/bundle';
 import { createSchemaViews, pointerGet, pointerOf, type SchemaViews } from '@cloudapi/spec/schema-views';
 import { bodyArbitrary } from './arbitraries.js';
 import { markInjected } from './traffic-headers.js';
@@ -205,7 +206,7 @@ export async function runContract(options: ContractOptions): Promise<ContractRes
   const document = options.document ?? loadDocument(options.spec);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const { views, deriver } = toolsFor(document);
-  const serverPath = document.servers?.[0]?.url ? new URL(document.servers[0].url, 'http://placeholder').pathname.replace(/\/+$/, '') : '';
+  const serverPath = basePathOf(document);
   const resolve = (node: any) => views.resolve(node);
   const transport: TransportOptions = { timeoutMs: options.timeoutMs ?? 15_000, maxBodyBytes: Math.round((options.maxBodyMb ?? 32) * 1024 * 1024) };
   const deadline = Date.now() + (options.deadlineMs ?? 15 * 60_000);
