@@ -4,7 +4,6 @@
 // server read the bundle through here instead of each working these out again.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { parse as parseYaml } from 'yaml';
 import { bodiesOf, deref, operations } from './walk.mjs';
 
 const require = createRequire(import.meta.url);
@@ -45,6 +44,15 @@ const require = createRequire(import.meta.url);
  * @property {string[]} grants `x-account-grants`
  * @property {Record<string, any>} operation the operation object as written
  */
+
+/**
+ * YAML is read with this package's `yaml`, loaded only for a YAML file: the reference server
+ * bundles this module and reads JSON, and its start-up does not pay for a YAML parser.
+ * @param {string} text @returns {any}
+ */
+function parseYaml(text) {
+  return createRequire(defaultBundleFile())('yaml').parse(text);
+}
 
 /** The bundle that `npm run build` writes, as this package publishes it (`@cloudapi/spec/openapi.json`). */
 export function defaultBundleFile() {
