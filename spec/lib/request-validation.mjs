@@ -5,6 +5,7 @@
 // Shared by the reference server and the MSW handlers (@cloudapi/msw), so both name a bad field
 // the same way.
 import { createAjv, viewDocument } from './schema-views.mjs';
+import { schemaParts } from './schema-walk.mjs';
 
 const VIEW_ID = 'cloudapi-request-view';
 const MAX_ERRORS = 20;
@@ -183,11 +184,9 @@ function valueAt(root, segments) {
 }
 
 /** Property names a (sub)schema talks about: its `required`, `properties` and those of its parts. */
-function namesIn(schema, depth = 0) {
-  if (!schema || typeof schema !== 'object' || depth > 6) return [];
-  const names = [...(Array.isArray(schema.required) ? schema.required : []), ...Object.keys(schema.properties ?? {}), ...Object.keys(schema.dependentRequired ?? {})];
-  for (const key of ['allOf', 'anyOf', 'oneOf']) for (const sub of schema[key] ?? []) names.push(...namesIn(sub, depth + 1));
-  for (const key of ['not', 'then', 'else']) if (schema[key]) names.push(...namesIn(schema[key], depth + 1));
+function namesIn(schema) {
+  const names = schemaParts(schema, { keywords: ['allOf', 'anyOf', 'oneOf', 'not', 'then', 'else'], maxDepth: 6 })
+    .flatMap((part) => [...(Array.isArray(part.required) ? part.required : []), ...Object.keys(part.properties ?? {}), ...Object.keys(part.dependentRequired ?? {})]);
   return [...new Set(names)];
 }
 

@@ -125,6 +125,21 @@ export function walkSchema(root, visit, { resolve = (node) => node, keywords, ma
 }
 
 /**
+ * A schema and those of its subschemas, through `keywords` (by default the branches `allOf`,
+ * `anyOf`, `oneOf`), that apply to the same value: resolved, each once, in walk order (the schema
+ * first). What a schema says of a value is the sum of what its parts say.
+ * @param {unknown} root
+ * @param {WalkOptions} [options]
+ * @returns {Array<Record<string, any>>}
+ */
+export function schemaParts(root, { resolve, keywords = ['allOf', 'anyOf', 'oneOf'], maxDepth } = {}) {
+  /** @type {Array<Record<string, any>>} */
+  const parts = [];
+  walkSchema(root, (schema) => { parts.push(schema); }, { resolve, keywords, maxDepth });
+  return parts;
+}
+
+/**
  * A shallow copy of `schema` whose every subschema is replaced by `map(subschema, where)`; the
  * other keywords are kept as they are. Booleans and non-schemas come back unchanged.
  * @template T

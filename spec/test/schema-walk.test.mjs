@@ -1,7 +1,7 @@
 // The one schema walker: it reaches the subschemas of every 2020-12 keyword, copies schemas
 // through all of them, and lists the properties an instance may carry.
 import { describe, expect, it } from 'vitest';
-import { CARRYING_KEYWORDS, SUBSCHEMA_KEYWORDS, mapSubschemas, subschemas, walkProperties, walkSchema } from '../lib/schema-walk.mjs';
+import { CARRYING_KEYWORDS, SUBSCHEMA_KEYWORDS, mapSubschemas, schemaParts, subschemas, walkProperties, walkSchema } from '../lib/schema-walk.mjs';
 import { loadBundle } from './helpers.mjs';
 import { deref } from '../lib/walk.mjs';
 
@@ -114,6 +114,16 @@ describe('the schema walker', () => {
     const names = [];
     walkProperties(schema, (node) => node, (name, raw) => { names.push(name); return raw.writeOnly !== true; });
     expect(names).toEqual(['a', 'b', 'secret']);
+  });
+
+  it('gives the parts of a schema that apply to the same value: itself first, then its branches, in keyword order', () => {
+    const document = { components: { schemas: { Base: { title: 'base', allOf: [{ title: 'inner' }] } } } };
+    const resolve = (node) => deref(document, node)[0];
+    const schema = { title: 'own', oneOf: [{ title: 'one' }], allOf: [{ $ref: '#/components/schemas/Base' }], then: { title: 'then' }, items: { title: 'items' } };
+    expect(schemaParts(schema, { resolve }).map((p) => p.title)).toEqual(['own', 'base', 'inner', 'one']);
+    expect(schemaParts(schema, { resolve, keywords: ['oneOf', 'then'] }).map((p) => p.title)).toEqual(['own', 'one', 'then']);
+    expect(schemaParts(schema, { resolve, maxDepth: 1 }).map((p) => p.title)).toEqual(['own', 'base', 'one']);
+    expect(schemaParts(undefined)).toEqual([]);
   });
 
   it('reaches every schema of the bundle that the request view transforms', () => {
