@@ -1,8 +1,8 @@
 // The command table is the bundle's: one command per operation, named from tags and operationIds,
 // and dist/commands.json is exactly what the generator makes of the current bundle.
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the generator is JavaScript run at build time
 import { loadBundle } from '@cloudapi/spec/bundle';
+// @ts-expect-error: the generator is JavaScript run at build time
 import { buildTable } from '../scripts/command-table.mjs';
 // @ts-expect-error: the generator is JavaScript run at build time
 import { commandWords, splitOperationId } from '../scripts/naming.mjs';
