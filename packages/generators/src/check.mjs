@@ -20,12 +20,8 @@ function resolve(document, schema, depth = 0) {
 }
 
 /** Whether a schema says more about a value than "anything". */
-export function saysMore(document, schema, seen = new Set()) {
-  const s = resolve(document, schema);
-  if (!s || typeof s !== 'object' || seen.has(s)) return false;
-  seen.add(s);
-  if (s.type || s.properties || s.items || s.prefixItems || s.enum || 'const' in s) return true;
-  return ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && s[k].some((m) => saysMore(document, m, seen)));
+export function saysMore(document, schema) {
+  return members(document, schema).some((s) => s.type || s.properties || s.items || s.prefixItems || s.enum || 'const' in s);
 }
 
 // The subschemas that describe a property / array items / map values of `schema`, through $ref,
