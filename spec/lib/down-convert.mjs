@@ -5,6 +5,7 @@
 // leaves (`oneOf` with a null branch, `type: 'null'`, the role names of the bearer scheme) and
 // removes what 3.0 cannot say, counting each loss so the build can list them.
 import { Converter } from '@apiture/openapi-down-convert';
+import { walkSchema } from './schema-walk.mjs';
 
 // The keywords of a 3.0 Schema Object; anything else (2020-12 keywords) is lost.
 const SCHEMA_30 = new Set([
@@ -61,8 +62,7 @@ function forbidNames(schema, names) {
 // null (`compute_id` of a clone to a new instance): 3.0 needs a type beside `nullable`.
 function typesByPropertyName(document) {
   const counts = new Map();
-  forEachSchema(document, function visit(schema) {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+  forEachSchema(document, (root) => walkSchema(root, (schema) => {
     for (const [name, property] of Object.entries(schema.properties || {})) {
       const type = Array.isArray(property?.type) ? property.type.find((t) => t !== 'null') : property?.type;
       if (typeof type === 'string' && type !== 'null') {
@@ -70,11 +70,8 @@ function typesByPropertyName(document) {
         byType.set(type, (byType.get(type) ?? 0) + 1);
         counts.set(name, byType);
       }
-      visit(property);
     }
-    for (const key of SUBSCHEMA_KEYS) (schema[key] || []).forEach((s) => visit(s));
-    for (const key of SUBSCHEMA_ONE) visit(schema[key]);
-  });
+  }));
   return new Map([...counts].map(([name, byType]) => [name, [...byType].sort((a, b) => b[1] - a[1])[0][0]]));
 }
 
@@ -96,23 +93,17 @@ function dropUnusedSchemas(document, lose) {
 
 // Keywords the converter rewrites into a 3.0 form rather than dropping.
 const CONVERTED = new Set(['const', 'examples', 'contentEncoding', 'contentMediaType', '$comment']);
-const SUBSCHEMA_KEYS = ['allOf', 'oneOf', 'anyOf', 'prefixItems'];
-const SUBSCHEMA_ONE = ['not', 'items', 'additionalProperties', 'unevaluatedProperties', 'if', 'then', 'else', 'contains', 'propertyNames'];
 
 // Counts, in the 3.1 bundle, every schema keyword 3.0 has no form for (the converter drops some
 // of them silently, so they are counted before it runs).
 function countLosses(bundle, lose) {
-  const visit = (schema, where) => {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+  forEachSchema(bundle, (root, at) => walkSchema(root, (schema, step) => {
+    const where = [at, ...step.path].join('/');
     for (const key of Object.keys(schema)) {
       if (key === 'propertyNames' && forbiddenNames(schema)) continue;
       if (!SCHEMA_30.has(key) && !CONVERTED.has(key) && !key.startsWith('x-')) lose(key, where);
     }
-    for (const key of SUBSCHEMA_KEYS) (schema[key] || []).forEach((s, i) => visit(s, `${where}/${key}/${i}`));
-    for (const key of SUBSCHEMA_ONE) visit(schema[key], `${where}/${key}`);
-    for (const key of ['properties', 'patternProperties', 'dependentSchemas', '$defs']) for (const [name, s] of Object.entries(schema[key] || {})) visit(s, `${where}/${key}/${name}`);
-  };
-  forEachSchema(bundle, visit);
+  }));
 }
 
 function forEachSchema(document, visit) {
@@ -139,14 +130,10 @@ export function downConvert(bundle) {
   countLosses(bundle, lose);
   const source = structuredClone(bundle);
   // Before the converter, which drops `propertyNames`.
-  forEachSchema(source, function translate(schema) {
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+  forEachSchema(source, (root) => walkSchema(root, (schema) => {
     const forbidden = forbiddenNames(schema);
     if (forbidden) forbidNames(schema, forbidden);
-    for (const key of SUBSCHEMA_KEYS) (schema[key] || []).forEach((s) => translate(s));
-    for (const key of SUBSCHEMA_ONE) translate(schema[key]);
-    for (const key of ['properties', 'patternProperties', 'dependentSchemas', '$defs']) Object.values(schema[key] || {}).forEach((s) => translate(s));
-  });
+  }));
   const converted = new Converter(source, { allOfTransform: true }).convert();
   const typeOfName = typesByPropertyName(bundle);
   const target = (ref) => ref.slice(2).split('/').reduce((n, p) => n && n[p.replace(/~1/g, '/').replace(/~0/g, '~')], converted);

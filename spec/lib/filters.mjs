@@ -9,6 +9,18 @@
 // may be an object with exactly one operator. spec/DECISIONS.md section "Filtering" says why.
 import { deref } from './walk.mjs';
 
+/**
+ * @typedef {'text' | 'integer' | 'number' | 'timestamp' | 'boolean' | 'tags'} FieldKind
+ * @typedef {{ kind: FieldKind, nullable: boolean, enum?: string[] }} FieldSpec
+ * @typedef {{ operationId: string, fields: Record<string, FieldSpec>, orderable: string[], orderKinds: Record<string, FieldSpec>, path?: string, method?: string }} FilterSpec
+ *   one list operation's filter: `path` and `method` when it comes from `filterSpecs`
+ * @typedef {'eq' | '+neq' | '+gt' | '+gte' | '+lt' | '+lte' | '+contains'} Operator
+ * @typedef {{ field: string, op: Operator, value: string | number | boolean | null }} Condition
+ * @typedef {{ and: Where[] } | { or: Where[] } | Condition} Where
+ * @typedef {{ where: Where | null, orderBy: string | null, order: 'asc' | 'desc' | null }} ParsedFilter
+ */
+
+/** @type {'X-Filter'} */
 export const FILTER_HEADER = 'X-Filter';
 
 /** Bounds on a filter, so a header cannot make a query of unbounded size. */
@@ -54,7 +66,7 @@ function flatten(document, raw) {
   return { types: Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [], schema };
 }
 
-/** The kind of a marked field: { kind, nullable, enum? }, or null when no kind fits. */
+/** The kind of a marked field: { kind, nullable, enum? }, or null when no kind fits. @param {any} document @param {unknown} raw @returns {FieldSpec | null} */
 export function fieldKind(document, raw) {
   const { types, schema } = flatten(document, raw);
   const nullable = types.includes('null');
@@ -112,6 +124,8 @@ export function listItemSchema(document, operation) {
 /**
  * The filter of one list operation: its fields (from the marks) and the fields it may be ordered
  * by (the scalar marked fields, and `id`, `created`, `updated` when the items have them).
+ * @param {any} document @param {any} operation
+ * @returns {FilterSpec | null}
  */
 export function filterSpecOf(document, operation) {
   const items = listItemSchema(document, operation);
@@ -130,7 +144,7 @@ export function filterSpecOf(document, operation) {
   return { operationId: operation.operationId, fields, orderable, orderKinds };
 }
 
-/** Every list operation with filterable fields: Map operationId → spec (with path and method). */
+/** Every list operation with filterable fields: Map operationId → spec (with path and method). @param {any} document @returns {Map<string, FilterSpec>} */
 export function filterSpecs(document) {
   const out = new Map();
   for (const [path, item] of Object.entries(document.paths || {})) {
@@ -144,6 +158,7 @@ export function filterSpecs(document) {
 /**
  * A filter as the header's text: JSON with every character past ASCII written as a `\uXXXX`
  * escape, since HTTP header values carry bytes, not Unicode (a raw UTF-8 byte arrives as Latin-1).
+ * @param {unknown} filter @returns {string}
  */
 export function encodeFilterHeader(filter) {
   return JSON.stringify(filter).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -153,6 +168,7 @@ export function encodeFilterHeader(filter) {
 
 /** A filter that breaks the grammar; `reason` names the offending field or operator. */
 export class FilterError extends Error {
+  /** @param {string} reason */
   constructor(reason) {
     super(reason);
     this.name = 'FilterError';
@@ -164,7 +180,7 @@ const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArr
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const show = (v) => JSON.stringify(v).slice(0, 60);
 
-/** Epoch ms of a timestamp `YYYY-MM-DDTHH:MM:SS` (UTC), or NaN when it is not a real moment. */
+/** Epoch ms of a timestamp `YYYY-MM-DDTHH:MM:SS` (UTC), or NaN when it is not a real moment. @param {unknown} value @returns {number} */
 export function timestampMs(value) {
   const m = typeof value === 'string' && TIMESTAMP.exec(value);
   if (!m) return Number.NaN;
@@ -208,6 +224,8 @@ function checkValue(field, kind, operator, value) {
  * `{ where, orderBy, order }`: `where` is a tree of `{and: [...]}`, `{or: [...]}` and
  * `{field, op, value}` (op `eq`, `+neq`, `+gt`, ...), null when nothing is filtered.
  * Throws FilterError with a reason naming the offending field or operator.
+ * @param {unknown} text @param {FilterSpec} spec
+ * @returns {ParsedFilter}
  */
 export function parseFilter(text, spec) {
   if (typeof text !== 'string') throw new FilterError('must be a JSON object sent as one header');
@@ -279,14 +297,14 @@ function clause(object, spec, depth, counter, top) {
 
 // ---------------------------------------------------------------- in memory
 
-/** The value of a dotted field of an item. */
+/** The value of a dotted field of an item. @param {unknown} item @param {string} field @returns {any} */
 export function fieldValue(item, field) {
   let at = item;
   for (const part of field.split('.')) at = at !== null && typeof at === 'object' && has(at, part) ? at[part] : undefined;
   return at === undefined ? null : at;
 }
 
-/** Whether an item (as the API shows it) satisfies a parsed `where`. */
+/** Whether an item (as the API shows it) satisfies a parsed `where`. @param {unknown} item @param {Where | null} where @param {FilterSpec} spec @returns {boolean} */
 export function matchesFilter(item, where, spec) {
   if (!where) return true;
   if (where.and) return where.and.every((w) => matchesFilter(item, w, spec));
@@ -313,7 +331,7 @@ export function matchesFilter(item, where, spec) {
   }
 }
 
-/** Code-point order of two strings (what both SQL engines use for text, unlike JS's UTF-16 order). */
+/** Code-point order of two strings (what both SQL engines use for text, unlike JS's UTF-16 order). @param {string} a @param {string} b @returns {number} */
 export function byCodePoint(a, b) {
   const x = [...a];
   const y = [...b];
@@ -323,7 +341,7 @@ export function byCodePoint(a, b) {
   return x.length - y.length;
 }
 
-/** Orders items as `+order_by`/`+order` say: nulls last, then the id as tie-break. */
+/** Orders items as `+order_by`/`+order` say: nulls last, then the id as tie-break. @param {string} orderBy @param {'asc' | 'desc' | null} order @returns {(x: unknown, y: unknown) => number} */
 export function compareItems(orderBy, order) {
   const sign = order === 'desc' ? -1 : 1;
   const cmp = (a, b) => (typeof a === 'string' && typeof b === 'string' ? byCodePoint(a, b) : a < b ? -1 : a > b ? 1 : 0);
@@ -339,7 +357,12 @@ export function compareItems(orderBy, order) {
   };
 }
 
-/** Filters and orders a list held in memory (the mock, the server's catalogue lists). */
+/**
+ * Filters and orders a list held in memory (the mock, the server's catalogue lists).
+ * @template T
+ * @param {T[]} items @param {ParsedFilter} parsed @param {FilterSpec} spec
+ * @returns {T[]}
+ */
 export function applyFilterInMemory(items, parsed, spec) {
   const kept = items.filter((item) => matchesFilter(item, parsed.where, spec));
   return parsed.orderBy ? kept.sort(compareItems(parsed.orderBy, parsed.order)) : kept;

@@ -5,6 +5,7 @@
 // Shared by the reference server and the MSW handlers (@cloudapi/msw), so both name a bad field
 // the same way.
 import { createAjv, viewDocument } from './schema-views.mjs';
+import { schemaParts } from './schema-walk.mjs';
 
 const VIEW_ID = 'cloudapi-request-view';
 const MAX_ERRORS = 20;
@@ -29,6 +30,8 @@ export class RequestValidation {
     this.ajvs = null;
     /** @private @type {Map<string, OperationValidator>} */
     this.byOperation = new Map();
+    /** @private @type {Map<string, import('ajv').ValidateFunction>} */
+    this.bySchema = new Map();
   }
 
   // Made on first use: start-up does not wait for them. Bodies are not coerced; path and query
@@ -64,6 +67,23 @@ export class RequestValidation {
       this.byOperation.set(op.operationId, validator);
     }
     return validator;
+  }
+
+  /**
+   * A check of a value against any schema of the bundle (request view, JSON not coerced), for a
+   * value a handler builds itself (a domain record as it would stand after an update). The value
+   * is left as it is: defaults fill a copy. Compiled on first use.
+   * @param {string} pointer JSON pointer of the schema in the bundle (`#/components/schemas/X`)
+   * @returns {(value: unknown) => ErrorDetail[]}
+   */
+  forSchema(pointer) {
+    let check = this.bySchema.get(pointer);
+    if (!check) {
+      check = this.both().strict.compile({ $ref: `${VIEW_ID}${pointer}` });
+      this.bySchema.set(pointer, check);
+    }
+    const compiled = check;
+    return (value) => (compiled(structuredClone(value)) ? [] : describeErrors(compiled.errors ?? [], value, 'body'));
   }
 
   /** @private @param {ValidatedOperation} op @returns {OperationValidator} */
@@ -164,11 +184,9 @@ function valueAt(root, segments) {
 }
 
 /** Property names a (sub)schema talks about: its `required`, `properties` and those of its parts. */
-function namesIn(schema, depth = 0) {
-  if (!schema || typeof schema !== 'object' || depth > 6) return [];
-  const names = [...(Array.isArray(schema.required) ? schema.required : []), ...Object.keys(schema.properties ?? {}), ...Object.keys(schema.dependentRequired ?? {})];
-  for (const key of ['allOf', 'anyOf', 'oneOf']) for (const sub of schema[key] ?? []) names.push(...namesIn(sub, depth + 1));
-  for (const key of ['not', 'then', 'else']) if (schema[key]) names.push(...namesIn(schema[key], depth + 1));
+function namesIn(schema) {
+  const names = schemaParts(schema, { keywords: ['allOf', 'anyOf', 'oneOf', 'not', 'then', 'else'], maxDepth: 6 })
+    .flatMap((part) => [...(Array.isArray(part.required) ? part.required : []), ...Object.keys(part.properties ?? {}), ...Object.keys(part.dependentRequired ?? {})]);
   return [...new Set(names)];
 }
 

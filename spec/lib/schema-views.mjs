@@ -10,23 +10,41 @@
 // Used by the spec's own tests (examples) and by @cloudapi/contract (real responses).
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { mapSubschemas } from './schema-walk.mjs';
 
-// Schema keywords that hold subschemas, by shape.
-const MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
-const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SINGLES = ['items', 'additionalProperties', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+/**
+ * One validation failure: where in the value (`/data/0/label`), where in the schema, and a message.
+ * @typedef {{ path: string, schemaPath: string, keyword: string, params: Record<string, any>, message: string }} SchemaError
+ */
+/**
+ * The bundle's schemas as the request and the response side see them.
+ * @typedef {object} SchemaViews
+ * @property {any} document the bundle
+ * @property {(view: 'request' | 'response', pointer: string, value: unknown) => { valid: boolean, errors: SchemaError[] }} validate
+ *   validates `value` against the schema at `pointer` (a JSON pointer into the bundle)
+ * @property {(view: 'request' | 'response', pointer: string, value: unknown) => string[]} undeclared
+ *   the fields of `value` that the schema at `pointer` does not declare, as JSON pointers into the value
+ * @property {(pointer: string) => any} schemaAt the schema at `pointer`, its `$ref`s followed at the top level
+ * @property {(node: unknown) => any} resolve a node with its `$ref`s followed
+ */
 
+/**
+ * The node at a JSON pointer (`#/components/schemas/Volume`) of a document; undefined when none.
+ * @param {unknown} document @param {string} pointer
+ * @returns {any}
+ */
 export function pointerGet(document, pointer) {
   const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '')
     .map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'));
-  return parts.reduce((node, part) => (node == null ? undefined : node[part]), document);
+  return parts.reduce((/** @type {any} */ node, part) => (node == null ? undefined : node[part]), document);
 }
 
-/** One reference token of a JSON pointer: `~` and `/` escaped. */
+/** One reference token of a JSON pointer: `~` and `/` escaped. @param {string | number} part @returns {string} */
 export function escapePointerPart(part) {
   return String(part).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** The JSON pointer (`#/a/b~1c`) of these reference tokens. @param {...(string | number)} parts @returns {string} */
 export function pointerOf(...parts) {
   return `#/${parts.map(escapePointerPart).join('/')}`;
 }
@@ -49,18 +67,7 @@ function hasFlag(document, schema, flag) {
 // or leaving them out when `remove` is set (for serializers, which read `false` as "anything").
 function transformSchema(document, schema, flag, remove = false) {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
-  const out = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (MAPS.includes(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, transformSchema(document, sub, flag, remove)]));
-    } else if (LISTS.includes(key) && Array.isArray(value)) {
-      out[key] = value.map((sub) => transformSchema(document, sub, flag, remove));
-    } else if (SINGLES.includes(key)) {
-      out[key] = transformSchema(document, value, flag, remove);
-    } else {
-      out[key] = value;
-    }
-  }
+  const out = mapSubschemas(schema, (sub) => transformSchema(document, sub, flag, remove));
   if (out.properties) {
     const hidden = Object.keys(schema.properties).filter((name) => hasFlag(document, schema.properties[name], flag));
     for (const name of hidden) {
@@ -94,6 +101,8 @@ function transformDocument(document, flag, remove = false) {
  * are `false` (must not be sent), in the `response` view writeOnly ones are. With `remove`, those
  * properties are left out instead, for serializers that emit only declared fields (the reference
  * server's responses).
+ * @param {unknown} document @param {'request' | 'response'} view @param {{ remove?: boolean }} [options]
+ * @returns {any}
  */
 export function viewDocument(document, view, { remove = false } = {}) {
   if (view !== 'request' && view !== 'response') throw new Error(`Unknown view "${view}": use "request" or "response".`);
@@ -106,6 +115,7 @@ const INT32 = 2 ** 31;
 // `example`, `discriminator` and `x-*` are then ignored too. Misspelt schema keywords are still
 // caught, by Redocly's struct rule in `npm run lint`.
 // `options` adds to or overrides Ajv's (the reference server coerces query strings, for one).
+/** @param {import('ajv').Options} [options] @returns {import('ajv/dist/2020.js').Ajv2020} */
 export function createAjv(options = {}) {
   const ajv = new Ajv2020({ allErrors: true, strictSchema: false, strictTypes: false, allowUnionTypes: true, ...options });
   addFormats(ajv);
@@ -133,7 +143,7 @@ function applicableDeclarations(document, matches, pointer, value, into, depth) 
     if (schema[key] === true) into.open = true;
     else if (schema[key] && typeof schema[key] === 'object') into.additional.push(sub(key));
   }
-  if (schema.items !== undefined && schema.items !== false) into.items.push(sub('items'));
+  for (const key of ['items', 'unevaluatedItems']) if (schema[key] !== undefined && schema[key] !== false) into.items.push(sub(key));
   (schema.prefixItems || []).forEach((_, i) => { into.prefixItems[i] ??= []; into.prefixItems[i].push(sub('prefixItems', i)); });
   (schema.allOf || []).forEach((_, i) => applicableDeclarations(document, matches, sub('allOf', i), value, into, depth + 1));
   for (const key of ['anyOf', 'oneOf']) {
@@ -171,6 +181,7 @@ function collectUndeclared(document, matches, pointer, value, path, found, depth
   }
 }
 
+/** @param {any} document the bundle @returns {SchemaViews} */
 export function createSchemaViews(document) {
   const ajv = createAjv();
   const ids = { request: 'openapi-view:request', response: 'openapi-view:response' };

@@ -2,16 +2,16 @@
 // (what you have now) with the bundle of a git ref (default HEAD, the last commit), or with a
 // bundle file, and lists each breaking change with the source file and line of what changed and
 // the operations it affects. Without --fail the report is a warning and the exit status 0.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
+import { defaultBundleFile, loadBundle } from '../lib/bundle.mjs';
 import { compareDocuments, formatChanges } from '../lib/breaking.mjs';
 import { createSourceIndex } from '../lib/sources.mjs';
 import { command, parse } from './cli.mjs';
 
 const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const defaultAfter = path.join(specDir, 'dist', 'openapi.json');
+const defaultAfter = defaultBundleFile();
 const program = command('breaking', 'Lists what the current spec breaks for clients written against a git ref or a bundle file.')
   .option('--base <ref>', 'git ref to compare with', 'HEAD')
   .option('--base-file <file>', 'compare with this bundle (JSON or YAML) instead of a git ref')
@@ -26,7 +26,6 @@ function fail(message) {
   console.error(`breaking: ${message}`);
   process.exit(2);
 }
-const readDocument = (file) => (file.endsWith('.json') ? JSON.parse(readFileSync(file, 'utf8')) : parseYaml(readFileSync(file, 'utf8')));
 
 // Redocly loads after the command line is read: --help and usage errors answer at once.
 const { BundleError, bundleAtRef, commitOf, gitLocation } = await import('./bundler.mjs');
@@ -38,7 +37,7 @@ let before;
 let baseName;
 try {
   if (options.baseFile) {
-    before = readDocument(path.resolve(options.baseFile));
+    before = loadBundle(path.resolve(options.baseFile));
     baseName = path.relative(process.cwd(), path.resolve(options.baseFile));
   } else {
     let where;
@@ -55,7 +54,7 @@ try {
   if (!(error instanceof BundleError)) throw error;
   fail(error.message);
 }
-const after = readDocument(afterFile);
+const after = loadBundle(afterFile);
 const result = compareDocuments(before, after);
 
 if (options.json) {

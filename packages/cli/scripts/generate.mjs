@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // Build step: writes dist/commands.json, the command table, from @cloudapi/spec's bundle.
 // Never edited by hand; `npm run build` (Turbo) rewrites it whenever the bundle changes.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { buildTable } from './command-table.mjs';
 
-const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const table = buildTable(bundle);
 const out = fileURLToPath(new URL('../dist/', import.meta.url));
 mkdirSync(out, { recursive: true });

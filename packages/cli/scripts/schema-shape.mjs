@@ -2,9 +2,9 @@
 // an object of fields, or something only `--data` can send), merged across `$ref`, `allOf`,
 // `oneOf`/`anyOf` branches and `if`/`then`/`else`, so every field any form accepts is a flag.
 import { pointerGet } from '@cloudapi/spec/schema-views';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 
 const SCALARS = ['string', 'integer', 'number', 'boolean'];
-const BRANCHES = ['allOf', 'oneOf', 'anyOf'];
 
 export function resolve(document, schema) {
   let current = schema;
@@ -13,13 +13,8 @@ export function resolve(document, schema) {
 }
 
 /** Every subschema that applies to a value of `schema` (itself, its branches, then/else), resolved. */
-export function parts(document, schema, depth = 0) {
-  const own = resolve(document, schema);
-  if (depth > 12) return [own];
-  const found = [own];
-  for (const key of BRANCHES) for (const sub of own[key] ?? []) found.push(...parts(document, sub, depth + 1));
-  for (const key of ['then', 'else']) if (own[key]) found.push(...parts(document, own[key], depth + 1));
-  return found;
+export function parts(document, schema) {
+  return schemaParts(schema, { resolve: (node) => resolve(document, node), keywords: ['allOf', 'oneOf', 'anyOf', 'then', 'else'], maxDepth: 12 });
 }
 
 /** The JSON types a schema allows, from every part: ['integer', 'null']. */

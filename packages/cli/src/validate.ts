@@ -2,13 +2,11 @@
 // (@cloudapi/spec/schema-views: readOnly fields may not be sent), so a missing field, a value
 // outside an enum or a range is refused with the schema's own limits and names. Loaded only when
 // a command runs: Ajv and the bundle stay out of `--help`.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { createAjv, viewDocument } from '@cloudapi/spec/schema-views';
 
 const VIEW_ID = 'cloudapi-request-view';
-const require = createRequire(import.meta.url);
 
 export interface Problem { path: string[]; reason: string }
 
@@ -17,7 +15,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(pointer: string): ValidateFunction {
   if (!ajv) {
-    const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+    const bundle = loadBundle();
     ajv = createAjv({ validateSchema: false });
     ajv.addSchema(viewDocument(bundle, 'request') as object, VIEW_ID);
   }

@@ -1,16 +1,14 @@
 // The command table is the bundle's: one command per operation, named from tags and operationIds,
 // and dist/commands.json is exactly what the generator makes of the current bundle.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { loadBundle } from '@cloudapi/spec/bundle';
 // @ts-expect-error: the generator is JavaScript run at build time
 import { buildTable } from '../scripts/command-table.mjs';
 // @ts-expect-error: the generator is JavaScript run at build time
 import { commandWords, splitOperationId } from '../scripts/naming.mjs';
 import { loadTable } from '../src/table.js';
 
-const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 
 describe('the command table', () => {
   it('is what the generator makes of the bundle (never edited by hand)', () => {

@@ -1,11 +1,8 @@
 // A local HTTP server on 127.0.0.1 (port 0) that records what it receives and answers with a
 // scripted handler; tests stop it in afterEach/afterAll.
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { loadBundle } from '@cloudapi/spec/bundle';
 
 export interface Recorded {
   method: string;
@@ -55,6 +52,4 @@ export function json(response: ServerResponse, status: number, body: unknown, he
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-export function loadBundle(): any {
-  return JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
-}
+export { loadBundle };

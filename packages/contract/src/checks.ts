@@ -8,7 +8,7 @@ import { escapePointerPart, type SchemaViews } from '@cloudapi/spec/schema-views
 import { deref } from '@cloudapi/spec/walk';
 import { declaredMediaType, type Answer } from './http.js';
 import { isJsonMedia, type Operation } from './model.js';
-import { walkProperties } from './schema-walk.js';
+import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { rateLimitHeaderChecks } from './traffic-headers.js';
 import { declaredHeaderChecks } from './header-checks.js';
 import type { Variant } from './variants.js';

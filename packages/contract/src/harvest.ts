@@ -8,7 +8,7 @@
 // the target named).
 import { type Operation, pathParameterNames } from './model.js';
 import { referenceParameter } from './resources.js';
-import { walkProperties } from './schema-walk.js';
+import { walkProperties } from '@cloudapi/spec/schema-walk';
 
 /** The path parameter a field names (`disk_id` → `diskId`, `disks: [1, 2]` → `diskId`), for integers and integer arrays. */
 export function referenceOf(field: string, value: unknown): string | undefined {

@@ -2,23 +2,15 @@
 // scopes, grants, parameters, request body, responses) and the OpenAPI `links` of its success
 // answers, from which the stateful sequences are built. Everything is read from the document;
 // nothing about a particular API is written here.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { parse as parseYaml } from 'yaml';
+import { loadBundle, securityOf as securityViewOf, type Access } from '@cloudapi/spec/bundle';
 import { pointerGet } from '@cloudapi/spec/schema-views';
 import { bodiesOf, deref, mediaExamples, operations, parameterExamples as examplesOfParameter, type WalkedOperation, type WalkedParameter } from '@cloudapi/spec/walk';
 import { sampleValue } from './values.js';
 
-const require = createRequire(import.meta.url);
-
 /** The bundle: `@cloudapi/spec`'s by default, or a JSON or YAML file. */
-export function loadDocument(file?: string): any {
-  const path = file || require.resolve('@cloudapi/spec/openapi.json');
-  const text = readFileSync(path, 'utf8');
-  return /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
-}
+export const loadDocument: (file?: string) => any = loadBundle;
 
-export type Security = 'public' | 'optional' | 'secured';
+export type Security = Access;
 
 /** A runtime expression of a link parameter, parsed. */
 export type Expression =
@@ -88,9 +80,7 @@ const DESTRUCTIVE_VERB = /^(cancel|purge|destroy|wipe|reset)[A-Z]/;
 const PAGE_FIELDS = ['data', 'page', 'pages', 'results'];
 
 export function securityOf(document: any, operation: any): Security {
-  const requirements: object[] = operation.security ?? document.security ?? [];
-  if (!requirements.length) return 'public';
-  return requirements.some((r) => Object.keys(r).length === 0) ? 'optional' : 'secured';
+  return securityViewOf(document, operation).access;
 }
 
 /** `$response.body#/id`, `$request.path.domainId` and the other runtime expressions links use. */
@@ -176,8 +166,7 @@ function presignedOf(raw: any): PresignedUrl | undefined {
 export function modelOperations(document: any, resolve: (node: any) => any): Operation[] {
   return [...operations(document)].map((op, index) => {
     const operation = op.operation;
-    const requirements: Record<string, string[]>[] = operation.security ?? document.security ?? [];
-    const scopes = requirements.map((r) => Object.values(r)[0] ?? []).find((list) => list.length) ?? [];
+    const security = securityViewOf(document, operation);
     const id: string = operation.operationId || `${op.method.toUpperCase()} ${op.path}`;
     return {
       id,
@@ -188,8 +177,8 @@ export function modelOperations(document: any, resolve: (node: any) => any): Ope
       index,
       parameters: op.parameters,
       raw: operation,
-      security: securityOf(document, operation),
-      scopes,
+      security: security.access,
+      scopes: security.scopes,
       grants: operation['x-account-grants'] || [],
       body: requestBodyOf(document, op, resolve),
       links: linksOf(document, op),

@@ -5,6 +5,7 @@
 // on one object; deletes, children first, each followed by a read (404) and a walk of its list
 // (gone); account-wide destructive actions; last, clean-up of whatever the run created and did
 // not delete. Each phase is a module taking the run's state (src/run-state.ts).
+import { basePathOf } from '@cloudapi/spec/bundle';
 import { loadDocument } from './model.js';
 import { cleanUp } from './cleanup.js';
 import type { ContractOptions, ContractResult } from './contract-types.js';
@@ -25,7 +26,7 @@ export { isTransitional } from './sequences.js';
 
 export async function runContract(options: ContractOptions): Promise<ContractResult> {
   const document = options.document ?? loadDocument(options.spec);
-  const serverPath = document.servers?.[0]?.url ? new URL(document.servers[0].url, 'http://placeholder').pathname.replace(/\/+$/, '') : '';
+  const serverPath = basePathOf(document);
   const s = new RunState(options, document, serverPath);
   const { baseUrl, notes } = s;
 

@@ -5,6 +5,7 @@
 // - a readable line for the vendor extensions Redoc ignores: `x-account-grants` and `x-charge` on
 //   operations, `x-filterable` on schema properties (spec/DECISIONS.md section 5);
 // - the page's logo (`info.x-logo`), inline so the page loads nothing.
+import { walkSchema } from '@cloudapi/spec/schema-walk';
 import { deref, operations } from '@cloudapi/spec/walk';
 import { codeSamples } from './samples.mjs';
 
@@ -33,26 +34,18 @@ export function extensionLines(operation) {
 
 const FILTERABLE = '**Filterable.**';
 
-// Schema keywords that hold subschemas, by shape (as in spec/lib/schema-views.mjs).
-const MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
-const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SINGLES = ['items', 'additionalProperties', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contains'];
-
 // A property that is only a `$ref` takes its description from the target; the sibling
-// description written here replaces it in Redoc, so it starts with the target's words.
-function markFilterable(document, schema, seen = new Set()) {
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
-  seen.add(schema);
-  for (const property of Object.values(schema.properties ?? {})) {
-    if (property && property['x-filterable'] === true && !String(property.description ?? '').includes(FILTERABLE)) {
-      const words = property.description ?? (property.$ref ? deref(document, property)[0]?.description : undefined);
-      property.description = words ? `${words.trimEnd()} ${FILTERABLE}` : FILTERABLE;
+// description written here replaces it in Redoc, so it starts with the target's words. Every
+// schema below `schema`, through every keyword (the spec's one walker), is looked at.
+function markFilterable(document, schema) {
+  walkSchema(schema, (node) => {
+    for (const property of Object.values(node.properties ?? {})) {
+      if (property && property['x-filterable'] === true && !String(property.description ?? '').includes(FILTERABLE)) {
+        const words = property.description ?? (property.$ref ? deref(document, property)[0]?.description : undefined);
+        property.description = words ? `${words.trimEnd()} ${FILTERABLE}` : FILTERABLE;
+      }
     }
-  }
-  const walk = (sub) => markFilterable(document, sub, seen);
-  for (const key of MAPS) Object.values(schema[key] ?? {}).forEach(walk);
-  for (const key of LISTS) (Array.isArray(schema[key]) ? schema[key] : []).forEach(walk);
-  for (const key of SINGLES) walk(schema[key]);
+  });
 }
 
 /**

@@ -2,19 +2,9 @@
 // each operation its method, path, authentication, the parameters a request can carry with the
 // spec's example values, and its JSON request body's named examples. The page embeds it; the
 // console's code never restates the spec.
+import { basePathOf } from '@cloudapi/spec/bundle';
 import { operations, mediaExamples } from '@cloudapi/spec/walk';
-import { authOf, parameterValue, requestBodyOf, serverUrlOf } from './samples.mjs';
-
-/** The path every target's base URL ends with (`/v4`), from the spec's server URL. */
-export function basePathOf(document) {
-  const first = [...operations(document)][0];
-  const url = first ? serverUrlOf(document, first) : '';
-  try {
-    return new URL(url).pathname.replace(/\/+$/, '');
-  } catch {
-    return '';
-  }
-}
+import { authOf, parameterValue, requestBodyOf } from './samples.mjs';
 
 /** A parameter's example as the text of a form field (objects as JSON). */
 function fieldText(value) {

@@ -3,21 +3,20 @@
 // fetched, nothing is logged as an error. Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { CDN_LOGOS, svgDataUri } from '../src/offline.mjs';
 import { clientSample, curlSample } from '../src/samples.mjs';
 import { docsDistDir, serveStatic } from '../src/serve.mjs';
 import { CHROMIUM_ARGS } from './support/chromium.mjs';
 
-const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(packageDir, 'test-results');
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const allOperations = [...operations(bundle)];
 
 let browser;

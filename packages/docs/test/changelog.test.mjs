@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parseDocument } from 'yaml';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { createSourceIndex } from '@cloudapi/spec/sources';
 import { operations } from '@cloudapi/spec/walk';
 import { writeChangelogPage } from '../scripts/changelog-page.mjs';
@@ -21,7 +22,7 @@ import { CHROMIUM_ARGS } from './support/chromium.mjs';
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(packageDir, '../..');
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const ADDED = 'changelog_probe';
 
 // The schema a public GET of one object answers: a field is added to it, its last one removed.

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { cdnReferences, CDN_LOGOS, inlineCdnAssets } from '../src/offline.mjs';
 import { docsDistDir } from '../src/serve.mjs';
 
 const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const html = readFileSync(path.join(docsDistDir, 'index.html'), 'utf8');
 
 describe('the built site', () => {

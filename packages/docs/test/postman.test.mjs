@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Collection } from 'postman-collection';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { describe, expect, it } from 'vitest';
 import { CREATES_FOLDER, DELETES_FOLDER } from '../src/postman-flow.mjs';
@@ -13,7 +14,7 @@ import { POSTMAN_COLLECTION_FILE, POSTMAN_SCHEMA_V21, postmanCollection } from '
 import { docsDistDir } from '../src/serve.mjs';
 
 const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const json = JSON.parse(readFileSync(path.join(docsDistDir, POSTMAN_COLLECTION_FILE), 'utf8'));
 
 /** Every request of a collection as `METHOD /path/:param`, with the SDK's view of it. */

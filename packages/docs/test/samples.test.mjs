@@ -5,13 +5,13 @@
 // growing spec will bring (multipart, string ids with a slash, public and optional-auth calls).
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { bodiesOf, deref, mediaExamples, operations } from '@cloudapi/spec/walk';
 import { authOf, clientSample, codeSamples, curlSample, jsLiteral, shellQuote } from '../src/samples.mjs';
 
 const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const AsyncFunction = (async () => {}).constructor;
 
 /** Runs curl samples in bash with `curl` replaced by a function that prints its arguments. */

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { bodiesOf, mediaExamples, operations } from '@cloudapi/spec/walk';
 import { docsDistDir } from '../src/serve.mjs';
 import { injectTryIt, tryItData, tryItMarkup } from '../src/try-it.mjs';
 
 const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const data = tryItData(bundle);
 const all = [...operations(bundle)];
 

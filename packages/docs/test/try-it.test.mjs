@@ -5,7 +5,7 @@
 // token stays in sessionStorage; a target that does not trust the page is explained; and no
 // request of the page leaves 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startMock } from '@cloudapi/mock';
 import { startServer } from '@cloudapi/server';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { docsDistDir, serveStatic } from '../src/serve.mjs';
 import { tryItData } from '../src/try-it.mjs';
@@ -20,7 +21,7 @@ import { CHROMIUM_ARGS } from './support/chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const consoleOps = new Map(tryItData(bundle).operations.map((op) => [op.id, op]));
 const all = [...operations(bundle)].map((op) => ({ ...op, console: consoleOps.get(op.operation.operationId) }));
 

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { pointerGet } from '@cloudapi/spec/schema-views';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, operations } from '@cloudapi/spec/walk';
 
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs', '$comment']);
@@ -19,22 +20,13 @@ function resolve(document, schema, depth = 0) {
 }
 
 /** Whether a schema says more about a value than "anything". */
-export function saysMore(document, schema, seen = new Set()) {
-  const s = resolve(document, schema);
-  if (!s || typeof s !== 'object' || seen.has(s)) return false;
-  seen.add(s);
-  if (s.type || s.properties || s.items || s.prefixItems || s.enum || 'const' in s) return true;
-  return ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && s[k].some((m) => saysMore(document, m, seen)));
+export function saysMore(document, schema) {
+  return members(document, schema).some((s) => s.type || s.properties || s.items || s.prefixItems || s.enum || 'const' in s);
 }
 
 // The subschemas that describe a property / array items / map values of `schema`, through $ref,
 // allOf, oneOf and anyOf (the members a generator turns into intersections and unions).
-function members(document, schema, seen = new Set()) {
-  const s = resolve(document, schema);
-  if (!s || typeof s !== 'object' || seen.has(s)) return [];
-  seen.add(s);
-  return [s, ...['allOf', 'anyOf', 'oneOf'].flatMap((k) => (Array.isArray(s[k]) ? s[k].flatMap((m) => members(document, m, seen)) : []))];
-}
+const members = (document, schema) => schemaParts(schema, { resolve: (node) => resolve(document, node) });
 const propertySchemas = (document, schema, name) => members(document, schema).map((m) => m.properties && m.properties[name]).filter(Boolean);
 const itemSchemas = (document, schema) => members(document, schema).map((m) => m.items).filter((i) => i && typeof i === 'object');
 const mapSchemas = (document, schema) => members(document, schema).map((m) => m.additionalProperties).filter((a) => a && typeof a === 'object');

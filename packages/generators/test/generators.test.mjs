@@ -3,16 +3,15 @@
 // or parameter may come out as `any` or `unknown` where its schema says more. A small document
 // with the shapes that used to collapse (a format union without types, an allOf member made
 // only of a condition or of overrides, an untyped envelope field) proves the check finds them.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { checkOutputs } from '../src/check.mjs';
 import { GENERATORS, generateAll } from '../src/generate.mjs';
 
-const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const names = Object.keys(GENERATORS);
 const dirs = [];

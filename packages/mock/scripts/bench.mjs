@@ -13,6 +13,7 @@
 // The mock runs in its own process (scripts/bench-serve.mjs), as `npm run mock` does, so the load
 // generator does not share its event loop. Prints figures; asserts nothing.
 // BENCH_SECONDS (5), BENCH_CONNECTIONS (10) and BENCH_ROUNDS (3) change the load.
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { command, parse } from '@cloudapi/spec/cli';
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
@@ -24,7 +25,7 @@ import { createRequire } from 'node:module';
 parse(command('bench:mock', "The mock's requests per second on a GET and a POST beside Prism's own server, its start-up, reload and recovery times.").addHelpText('after', '\nEnvironment: BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_ROUNDS (3).'));
 
 const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const prismVersion = JSON.parse(readFileSync(require.resolve('@stoplight/prism-http/package.json'), 'utf8')).version;
 const seconds = Number(process.env.BENCH_SECONDS || 5);
 const connections = Number(process.env.BENCH_CONNECTIONS || 10);

@@ -2,12 +2,12 @@
 // spec whose paths are relative to `https://…/v4` would be served at `/regions`. The mock serves
 // a copy of the bundle whose path keys carry the server's base path (`/v4/regions`), derived on
 // every build: there is no second spec to maintain.
-export function basePathOf(document) {
-  const [server] = document.servers || [];
-  if (!server) return '';
-  return new URL(server.url, 'http://placeholder').pathname.replace(/\/+$/, '');
-}
+import { basePathOf } from '@cloudapi/spec/bundle';
 
+// Kept in this module's exports (`@cloudapi/mock/derive`) for the packages that import it here.
+export { basePathOf };
+
+/** @param {any} document the bundle */
 export function deriveMockDocument(document) {
   const base = basePathOf(document);
   const paths = Object.fromEntries(Object.entries(document.paths || {}).map(([path, item]) => [`${base}${path}`, item]));

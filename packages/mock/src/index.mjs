@@ -11,19 +11,17 @@
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch as watchFile } from 'chokidar';
 import { DEFAULT_MAX_BODY } from './body.mjs';
 import { checkCorsOrigins } from './cors.mjs';
-import { basePathOf } from './derive.mjs';
+import { basePathOf, loadBundle } from '@cloudapi/spec/bundle';
 import { parseFaults } from '@cloudapi/spec/faults';
 import { operations as walkOperations } from '@cloudapi/spec/walk';
 import { NO_COUNTS, addCounts } from './verdict.mjs';
 
-const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const mockDocumentPath = path.join(packageDir, 'dist', 'openapi.mock.json');
 const workerPath = fileURLToPath(new URL('./worker.mjs', import.meta.url));
@@ -108,7 +106,7 @@ export async function startMock({
   maxRestarts = 5, restartWindowMs = 60_000, anchor = false, corsOrigins = [], faults,
 } = {}) {
   checkDocument(document);
-  const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+  const bundle = loadBundle();
   const basePath = basePathOf(bundle);
   // A bad FAULTS setting (or an operationId the API does not have) stops the start here.
   parseFaults(faults, { operations: [...walkOperations(bundle)].map((op) => op.operation.operationId) });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { operations } from '@cloudapi/spec/walk';
-import { basePathOf, deriveMockDocument } from '../src/derive.mjs';
+import { basePathOf } from '@cloudapi/spec/bundle';
+import { deriveMockDocument } from '../src/derive.mjs';
 import { startMock } from '../src/index.mjs';
 import { auth, bundle, errorResponseProblems, views } from './support/spec.mjs';
 

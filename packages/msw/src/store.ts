@@ -4,6 +4,7 @@
 // read, update or delete finds it by id (404 when absent), and the list answers it page by page.
 // Objects of nested collections (a balancer's configs) are kept per parent.
 import { HttpResponse } from 'msw';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { deref } from '@cloudapi/spec/walk';
 import { bundle } from './bundle.js';
 import { errorAnswer } from './errors.js';
@@ -27,13 +28,10 @@ const now = () => new Date().toISOString().slice(0, 19);
 function writeOnlyFields(op: MockOperation): Set<string> {
   const pointer = [...(op.requestBody?.media.values() ?? [])][0];
   const fields = new Set<string>();
-  const visit = (schema: any, depth: number) => {
-    if (!schema || typeof schema !== 'object' || depth > 8) return;
-    const [resolved] = deref(bundle, schema, '');
-    for (const [name, property] of Object.entries<any>(resolved?.properties ?? {})) if (deref(bundle, property, '')[0]?.writeOnly) fields.add(name);
-    for (const key of ['allOf', 'oneOf', 'anyOf']) for (const part of resolved?.[key] ?? []) visit(part, depth + 1);
-  };
-  if (pointer) visit({ $ref: pointer }, 0);
+  if (!pointer) return fields;
+  for (const part of schemaParts({ $ref: pointer }, { resolve: (node) => deref(bundle, node, '')[0], maxDepth: 8 })) {
+    for (const [name, property] of Object.entries<any>(part.properties ?? {})) if (deref(bundle, property, '')[0]?.writeOnly) fields.add(name);
+  }
   return fields;
 }
 

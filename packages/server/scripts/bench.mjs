@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { command, parse } from '@cloudapi/spec/cli';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
@@ -26,7 +27,7 @@ parse(command('bench:server', "The reference server's requests per second, laten
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(packageDir, 'bin/cloudapi-server.mjs');
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const seconds = Number(process.env.BENCH_SECONDS || 10);
 const connections = Number(process.env.BENCH_CONNECTIONS || 10);
 const rows = Number(process.env.BENCH_ROWS || 100_000);

@@ -7,12 +7,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { generateDeclarations, GENERATOR_OPTIONS } from '../scripts/generate.mjs';
 import { bodySchemas, checkDeclarations, flaggedProperties } from './exactness.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+const bundle = loadBundle();
 const dist = (file) => path.join(packageDir, 'dist', file);
 
 // A small document that breaks each rule once: a request body that reuses a response schema

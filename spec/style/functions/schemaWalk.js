@@ -2,25 +2,15 @@
 // keywords that led to it (`trail`, e.g. ['properties', 'allOf']; its last entry is the keyword of
 // the direct parent). A schema shared by several parents is visited once per parent; only cycles
 // (recursive schemas) are cut.
-const CHILD_MAPS = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
-const CHILD_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const CHILD_ONES = ['items', 'additionalProperties', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+import { subschemas } from '../../lib/schema-walk.mjs';
 
 export function walkSchema(schema, visit, path = [], trail = [], ancestors = new Set()) {
   if (!schema || typeof schema !== 'object' || ancestors.has(schema)) return;
   visit(schema, path, trail[trail.length - 1] || null, trail);
   const inner = new Set(ancestors).add(schema);
-  for (const key of CHILD_MAPS) {
-    const map = schema[key];
-    if (map && typeof map === 'object') {
-      for (const [name, child] of Object.entries(map)) walkSchema(child, visit, [...path, key, name], [...trail, key], inner);
-    }
-  }
-  for (const key of CHILD_LISTS) {
-    if (Array.isArray(schema[key])) schema[key].forEach((child, i) => walkSchema(child, visit, [...path, key, i], [...trail, key], inner));
-  }
-  for (const key of CHILD_ONES) {
-    if (schema[key] && typeof schema[key] === 'object') walkSchema(schema[key], visit, [...path, key], [...trail, key], inner);
+  // Every keyword that holds subschemas, as the spec's one walker (lib/schema-walk.mjs) knows them.
+  for (const { keyword, key, schema: child } of subschemas(schema)) {
+    walkSchema(child, visit, key === undefined ? [...path, keyword] : [...path, keyword, key], [...trail, keyword], inner);
   }
 }
 

@@ -1,12 +1,10 @@
 // What the mock's tests read from the spec's bundle: valid requests built from its examples, the
 // success response of each operation, and a check that a body is the spec's ErrorResponse.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { bodiesOf, mediaExamples, parameterExamples } from '@cloudapi/spec/walk';
 
-const require = createRequire(import.meta.url);
-export const bundle = JSON.parse(readFileSync(require.resolve('@cloudapi/spec/openapi.json'), 'utf8'));
+export const bundle = loadBundle();
 export const views = createSchemaViews(bundle);
 export const auth = { authorization: 'Bearer mock-token' };
 

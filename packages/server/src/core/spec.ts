@@ -1,10 +1,12 @@
 // What the server learns from the spec's bundle (`spec/dist/openapi.json`) at start-up: every
 // operation with its route, parameters, bodies, success response, scopes and grants. Nothing here
 // is written twice: a change to the bundle changes the server's routes, validation and security.
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { bodiesOf, deref, operations as walkOperations, parameterExamples } from '@cloudapi/spec/walk';
-import type { WalkedParameter } from '@cloudapi/spec/walk';
+import { statSync } from 'node:fs';
+import { basePathOf, defaultBundleFile, loadBundle, operationViews } from '@cloudapi/spec/bundle';
+import { parameterExamples } from '@cloudapi/spec/walk';
+import { RequestValidation } from '@cloudapi/spec/request-validation';
+
+export { loadBundle };
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 
@@ -50,33 +52,15 @@ export interface ApiSpec {
   permissionEntities: Set<string>;
   /** Each tag of the bundle (an area of the API) with its operationIds. */
   operationsByTag: Map<string, string[]>;
-}
-
-const require = createRequire(import.meta.url);
-
-export function bundlePath(): string {
-  return require.resolve('@cloudapi/spec/openapi.json');
-}
-
-export function loadBundle(file = bundlePath()): any {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`the spec's bundle ${file} cannot be read (${(error as Error).message}): run \`npm run build\` first`);
-  }
-  return JSON.parse(text);
-}
-
-function scopesOfRequirement(requirement: Record<string, string[]>): string[] {
-  return [...new Set(Object.values(requirement).flat())];
+  /** Request validators of this bundle, compiled on first use: the HTTP layer's and the handlers'. */
+  validation: RequestValidation;
 }
 
 // One description per bundle file (and version of it), shared by the servers of a process.
 const described = new Map<string, ApiSpec>();
 
 /** The bundle file read and described, reusing the description while the file is unchanged. */
-export function describeBundleFile(file = bundlePath()): ApiSpec {
+export function describeBundleFile(file = defaultBundleFile()): ApiSpec {
   let key = file;
   try {
     const stat = statSync(file);
@@ -90,43 +74,27 @@ export function describeBundleFile(file = bundlePath()): ApiSpec {
   return spec;
 }
 
+const specOfOperation = new WeakMap<OperationSpec, ApiSpec>();
+
 export function describeBundle(document: any): ApiSpec {
-  const operations: OperationSpec[] = [];
-  for (const op of walkOperations(document)) {
-    const operation = op.operation;
-    const parameters = op.parameters.map((p: WalkedParameter): ParameterSpec => ({
+  const operations: OperationSpec[] = operationViews(document).map((view) => ({
+    operationId: view.operationId,
+    method: view.method.toUpperCase() as HttpMethod,
+    path: view.path,
+    tags: view.tags,
+    parameters: view.parameters.map((p): ParameterSpec => ({
       name: p.name,
       in: p.in,
       required: Boolean(p.required) || p.in === 'path',
       schemaPointer: `${p.pointer}/schema`,
       slashValues: parameterExamples(document, p).some((v) => typeof v === 'string' && v.includes('/')),
-    }));
-    const bodies = bodiesOf(document, op);
-    let requestBody: OperationSpec['requestBody'] = null;
-    if (operation.requestBody) {
-      const [body] = deref(document, operation.requestBody);
-      requestBody = {
-        required: Boolean(body.required),
-        media: new Map(bodies.filter((b) => b.kind === 'request').map((b) => [b.mediaType, b.schemaPointer])),
-      };
-    }
-    const successStatus = Object.keys(operation.responses || {}).filter((s) => /^2\d\d$/.test(s)).sort()[0] ?? '200';
-    const successBody = bodies.find((b) => b.kind === 'response' && b.status === successStatus);
-    const requirements: Record<string, string[]>[] = operation.security ?? document.security ?? [];
-    const access = requirements.length === 0 ? 'public' : requirements.some((r) => Object.keys(r).length === 0) ? 'optional' : 'secured';
-    operations.push({
-      operationId: operation.operationId,
-      method: op.method.toUpperCase() as HttpMethod,
-      path: op.path,
-      tags: operation.tags ?? [],
-      parameters,
-      requestBody,
-      success: { status: Number(successStatus), mediaType: successBody?.mediaType ?? null, schemaPointer: successBody?.schemaPointer ?? null },
-      access,
-      scopeAlternatives: requirements.filter((r) => Object.keys(r).length > 0).map(scopesOfRequirement),
-      grants: operation['x-account-grants'] ?? [],
-    });
-  }
+    })),
+    requestBody: view.requestBody,
+    success: view.success,
+    access: view.security.access,
+    scopeAlternatives: view.security.scopeAlternatives,
+    grants: view.grants,
+  }));
 
   const scopes = new Set<string>();
   for (const scheme of Object.values<any>(document.components?.securitySchemes ?? {})) {
@@ -151,17 +119,28 @@ export function describeBundle(document: any): ApiSpec {
   const operationsByTag = new Map<string, string[]>();
   for (const op of operations) for (const tag of op.tags) operationsByTag.set(tag, [...(operationsByTag.get(tag) ?? []), op.operationId]);
 
-  const serverUrl: string = document.servers?.[0]?.url ?? '/v4';
-  const basePath = new URL(serverUrl, 'http://placeholder').pathname.replace(/\/+$/, '') || '/v4';
-  return {
+  const spec: ApiSpec = {
     document,
     version: document.info?.version ?? '',
-    basePath,
+    basePath: basePathOf(document),
     operations,
     byId: new Map(operations.map((op) => [op.operationId, op])),
     scopes,
     accountGrants,
     permissionEntities,
     operationsByTag,
+    validation: new RequestValidation(document),
   };
+  for (const op of operations) specOfOperation.set(op, spec);
+  return spec;
+}
+
+/**
+ * The described bundle an operation belongs to: a handler reaches the server's own bundle (the one
+ * `startServer({ bundleFile })` was given) and its compiled validators through `ctx.operation`.
+ */
+export function specOf(operation: OperationSpec): ApiSpec {
+  const spec = specOfOperation.get(operation);
+  if (!spec) throw new Error(`operation ${operation.operationId} belongs to no described bundle`);
+  return spec;
 }

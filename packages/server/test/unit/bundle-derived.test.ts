@@ -17,6 +17,9 @@ beforeAll(async () => {
   create.properties.label.maxLength = 5;
   // A response field turned write-only must stop being returned.
   document.components.schemas.Volume.properties.filesystem_path.writeOnly = true;
+  // A rule only the create schema of a record holds: an update is checked against it as the
+  // record would stand, with this bundle's validators (not the default bundle's).
+  document.components.schemas.DomainRecordCreateRequest.properties.target = { maxLength: 12 };
   const bundleFile = path.join(tempDir('bundle'), 'openapi.json');
   writeFileSync(bundleFile, JSON.stringify(document));
   t = await startTestServer({ name: 'bundle', bundleFile });
@@ -46,6 +49,19 @@ describe('derived from the bundle', () => {
     const answer = await t.as('full').post('/volumes', { label: 'x', region: null });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].field).toBe('region');
+  });
+
+  it("a record as it would stand after an update meets the create rules of the server's own bundle", async () => {
+    const api = t.as('full');
+    const domain = await api.post('/domains', { domain: 'bundle-rules.example', type: 'master', soa_email: 'admin@bundle-rules.example' });
+    expect(domain.status, domain.text).toBe(200);
+    const record = await api.post(`/domains/${domain.body.id}/records`, { type: 'TXT', name: 'note', target: 'short' });
+    expect(record.status, record.text).toBe(200);
+    const longer = await api.put(`/domains/${domain.body.id}/records/${record.body.id}`, { target: 'longer than twelve' });
+    expect(longer.status, longer.text).toBe(400);
+    expect(longer.body.errors[0]).toMatchObject({ field: 'target', reason: expect.stringContaining('as it would stand after this update') });
+    const shorter = await api.put(`/domains/${domain.body.id}/records/${record.body.id}`, { target: 'still short' });
+    expect(shorter.status, shorter.text).toBe(200);
   });
 
   it('a field the response schema marks write-only is never returned', async () => {

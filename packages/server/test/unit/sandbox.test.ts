@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { importedZone } from '../../src/areas/domains/import.js';
 import { BUCKET_LABEL } from '../../src/areas/object-storage/store.js';
 import { loadCatalogue } from '../../src/core/catalogue.js';
-import { loadBundle } from '../../src/core/spec.js';
+import { describeBundle, loadBundle } from '../../src/core/spec.js';
 import { startZoneServer } from '../../src/sandbox/nameserver.js';
 import { hostKey, loadSandboxWorld } from '../../src/sandbox/world.js';
 import { examples, objectsIn } from '../support/examples.js';
@@ -17,6 +17,7 @@ import { startTestServer } from '../support/harness.js';
 
 const world = loadSandboxWorld();
 const document = loadBundle();
+const importDomain = describeBundle(document).byId.get('importDomain')!;
 
 describe('sandbox world (data/sandbox.json)', () => {
   it('the spec\'s importDomain examples name a zone and a name server of the sandbox world, and the import answers the response example', () => {
@@ -28,7 +29,7 @@ describe('sandbox world (data/sandbox.json)', () => {
       expect(world.nameServers.has(hostKey(nameserver)), `${nameserver} is not a name server of data/sandbox.json`).toBe(true);
       const records = world.zones.get(hostKey(domain));
       expect(records, `zone ${domain} is not in data/sandbox.json`).toBeDefined();
-      const zone = importedZone([...records!], hostKey(domain), nameserver);
+      const zone = importedZone([...records!], hostKey(domain), nameserver, importDomain);
       for (const answer of answers.filter((a) => a.domain === domain)) {
         const { soa_email, ttl_sec, refresh_sec, retry_sec, expire_sec } = answer;
         expect({ soa_email, ttl_sec, refresh_sec, retry_sec, expire_sec }).toEqual({ soa_email: zone.soa_email, ttl_sec: zone.ttl_sec, refresh_sec: zone.refresh_sec, retry_sec: zone.retry_sec, expire_sec: zone.expire_sec });
@@ -46,7 +47,7 @@ describe('sandbox world (data/sandbox.json)', () => {
         expect(record.name === zone || record.name.endsWith(`.${zone}`), `${zone}: ${record.name}`).toBe(true);
         expect(() => dnsPacket.encode({ type: 'response', answers: [record] }), `${zone}: ${record.type} ${record.name}`).not.toThrow();
       }
-      expect(importedZone([...records], zone, 'ns').records.length, zone).toBeGreaterThan(0);
+      expect(importedZone([...records], zone, 'ns', importDomain).records.length, zone).toBeGreaterThan(0);
     }
   });
 

@@ -4,6 +4,7 @@
 // signatures and keys, HINFO, ...) are not kept.
 import type { Answer } from 'dns-packet';
 import { ApiError } from '../../core/errors.js';
+import type { OperationSpec } from '../../core/spec.js';
 import { checkComplete, roundDomainTiming, roundRecordTtl } from './records.js';
 import type { RecordInput } from './records.js';
 
@@ -68,9 +69,9 @@ function toInput(answer: Answer, zone: string): RecordInput | null {
 /**
  * The zone as the service would hold it. A record of a hosted type that breaks the service's
  * rules fails the whole import (a 400 naming `remote_nameserver` and the record): nothing is
- * imported in part.
+ * imported in part. `operation` (the import being served) leads to the server's own bundle.
  */
-export function importedZone(answers: Answer[], zone: string, nameserver: string): ImportedZone {
+export function importedZone(answers: Answer[], zone: string, nameserver: string, operation: OperationSpec): ImportedZone {
   const soa = answers[0];
   if (!soa || soa.type !== 'SOA') throw new ApiError(400, [{ field: 'remote_nameserver', reason: `${nameserver} sent no SOA for ${zone}` }]);
   const records: RecordInput[] = [];
@@ -78,7 +79,7 @@ export function importedZone(answers: Answer[], zone: string, nameserver: string
     const input = toInput(answer, zone);
     if (!input) continue;
     try {
-      checkComplete(input);
+      checkComplete(input, operation);
     } catch (error) {
       const details = error instanceof ApiError ? error.errors.map((d) => d.reason).join('; ') : (error as Error).message;
       throw new ApiError(400, [{ field: 'remote_nameserver', reason: `The ${answer.type} record ${answer.name} transferred from ${nameserver} cannot be held: ${details}` }]);

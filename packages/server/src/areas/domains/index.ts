@@ -159,7 +159,7 @@ export default defineArea({
       if (await ctx.db.selectFrom('domains').select('id').where('domain', '=', domain).executeTakeFirst()) throw hostedAlready(domain);
       let zone;
       try {
-        zone = importedZone(await transferZone(nameserver, transferTarget(nameserver, ctx.sandbox), domain), domain, nameserver);
+        zone = importedZone(await transferZone(nameserver, transferTarget(nameserver, ctx.sandbox), domain), domain, nameserver, ctx.operation);
       } catch (error) {
         if (error instanceof TransferError) throw badRequest(`The zone transfer (AXFR) of ${domain} failed: ${error.message}`, 'remote_nameserver');
         throw error;
@@ -257,7 +257,7 @@ export default defineArea({
         const domain = await lockDomain(trx, domainId);
         const current = await recordOrNotFound(trx, domainId, recordId);
         const merged = mergedRecord(current, ctx.body as Partial<RecordInput>);
-        checkComplete(merged);
+        checkComplete(merged, ctx.operation);
         await writeRecord(trx, ctx, domain, merged, recordId);
       });
       return toRecord(await recordOrNotFound(ctx.db, domainId, recordId));

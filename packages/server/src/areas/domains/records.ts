@@ -2,11 +2,9 @@
 // and name, a bare SRV target, trailing periods, `[remote_addr]`), the rounding of `ttl_sec`, and
 // the check of a record as it stands after a partial update against the create schema of the
 // bundle (so an update without `type` meets the same per-type rules as a create).
-import type { ValidateFunction } from 'ajv';
-import { createAjv, viewDocument } from '@cloudapi/spec/schema-views';
 import { badRequest, ApiError } from '../../core/errors.js';
-import { describeErrors } from '../../core/http/validation.js';
-import { loadBundle } from '../../core/spec.js';
+import { specOf } from '../../core/spec.js';
+import type { OperationSpec } from '../../core/spec.js';
 import type { RecordRow, RecordType, RecordValues } from './store.js';
 
 /** The values a domain's four timings may hold (0: the field's default). */
@@ -78,25 +76,15 @@ export function mergedRecord(row: RecordRow, body: Partial<RecordInput>): Record
   return { ...stored, ...body, type } as RecordInput;
 }
 
-let createSchema: ValidateFunction | undefined;
-/** The bundle's `DomainRecordCreateRequest`, request view, compiled on first use. */
-function createRequestValidator(): ValidateFunction {
-  if (!createSchema) {
-    const ajv = createAjv({ verbose: true, useDefaults: false, coerceTypes: false, removeAdditional: false });
-    ajv.addSchema(viewDocument(loadBundle(), 'request'), 'domains-request-view');
-    createSchema = ajv.compile({ $ref: 'domains-request-view#/components/schemas/DomainRecordCreateRequest' });
-  }
-  return createSchema;
-}
-
-/** A 400 naming every rule of its type the record, as it would stand, breaks. */
-export function checkComplete(record: RecordInput): void {
-  const validate = createRequestValidator();
-  const complete: boolean = validate(record);
-  if (complete) return;
-  const details = describeErrors(validate.errors ?? [], record, 'body')
-    .map((d) => ({ ...d, reason: `${d.reason} (for a ${record.type} record as it would stand after this update)` }));
-  throw new ApiError(400, details);
+/**
+ * A 400 naming every rule of its type the record, as it would stand, breaks: the bundle's
+ * `DomainRecordCreateRequest` (request view), checked by the validators of the server's own
+ * bundle, the one the operation being served (`ctx.operation`) belongs to.
+ */
+export function checkComplete(record: RecordInput, operation: OperationSpec): void {
+  const problems = specOf(operation).validation.forSchema('#/components/schemas/DomainRecordCreateRequest')(record);
+  if (!problems.length) return;
+  throw new ApiError(400, problems.map((d) => ({ ...d, reason: `${d.reason} (for a ${record.type} record as it would stand after this update)` })));
 }
 
 /** The IPv4 address a request came from, for the target `[remote_addr]`. */

@@ -20,7 +20,7 @@ import type { Sandbox } from '../../sandbox/index.js';
 import { installCors } from './cors.js';
 import { afterAnswersInFlight, oneAtATime, oneHost } from './connection.js';
 import { ResponseSerialization } from './serialization.js';
-import { RequestValidation } from './validation.js';
+import type { RequestValidation } from './validation.js';
 import { readFilterHeader } from '../filtering/header.js';
 import { registerTrafficControls } from './traffic.js';
 import type { TrafficOptions } from './traffic.js';
@@ -119,7 +119,7 @@ const compiled = new WeakMap<ApiSpec, { validation: RequestValidation; serializa
 function compiledFor(spec: ApiSpec) {
   let tools = compiled.get(spec);
   if (!tools) {
-    tools = { validation: new RequestValidation(spec.document), serialization: new ResponseSerialization(spec.document) };
+    tools = { validation: spec.validation, serialization: new ResponseSerialization(spec.document) };
     compiled.set(spec, tools);
   }
   return tools;

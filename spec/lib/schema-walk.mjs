@@ -1,0 +1,192 @@
+// The one schema walker: every JSON Schema 2020-12 keyword that holds subschemas, by shape, and
+// the walks built on that table. Whoever visits, copies or searches the schemas of the bundle
+// (the request and response views, the docs' filterable marks, the contract kit's field lists)
+// goes through here, so a keyword the table knows is known everywhere.
+
+/**
+ * A schema as the bundle holds it: an object, or a boolean schema (`true`, `false`).
+ * @typedef {Record<string, any> | boolean} Schema
+ */
+/**
+ * How a keyword holds its subschemas: `map` (name → schema), `list` (array of schemas) or
+ * `single` (one schema).
+ * @typedef {'map' | 'list' | 'single'} KeywordShape
+ */
+/**
+ * One subschema of a schema, where it sits: `keyword`, and `key` (a property name, a pattern, a
+ * `$defs` name or an array index) unless the keyword holds a single schema.
+ * @typedef {{ keyword: string, key?: string | number, schema: Schema }} Subschema
+ */
+/**
+ * Where the walk stands: the path of keywords and keys from the root (`['properties', 'tags',
+ * 'items']`) and the keyword that led here (null at the root).
+ * @typedef {{ path: Array<string | number>, keyword: string | null, depth: number }} WalkStep
+ */
+
+/**
+ * Every 2020-12 keyword that holds subschemas (applicator, unevaluated, content and core
+ * vocabularies), with its shape.
+ * @type {Readonly<Record<string, KeywordShape>>}
+ */
+export const SUBSCHEMA_KEYWORDS = Object.freeze({
+  // objects
+  properties: 'map',
+  patternProperties: 'map',
+  additionalProperties: 'single',
+  propertyNames: 'single',
+  dependentSchemas: 'map',
+  unevaluatedProperties: 'single',
+  // arrays
+  prefixItems: 'list',
+  items: 'single',
+  contains: 'single',
+  unevaluatedItems: 'single',
+  // in-place
+  allOf: 'list',
+  anyOf: 'list',
+  oneOf: 'list',
+  not: 'single',
+  if: 'single',
+  then: 'single',
+  else: 'single',
+  // content and definitions
+  contentSchema: 'single',
+  $defs: 'map',
+});
+
+/**
+ * The keywords whose subschemas describe what an instance may carry (its fields and items):
+ * all but `not` (what it must not be), `if` (a condition), `propertyNames` (the names, not the
+ * values) and `$defs`/`contentSchema` (not applied to the instance itself).
+ * @type {ReadonlyArray<string>}
+ */
+export const CARRYING_KEYWORDS = Object.freeze(Object.keys(SUBSCHEMA_KEYWORDS)
+  .filter((keyword) => !['not', 'if', 'propertyNames', '$defs', 'contentSchema'].includes(keyword)));
+
+/** @param {unknown} value @returns {value is Record<string, any>} */
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** @param {unknown} value @returns {value is Schema} */
+const isSchema = (value) => typeof value === 'boolean' || isObject(value);
+
+/**
+ * The direct subschemas of a schema, in keyword order (only the `keywords` given, all by
+ * default). Booleans and non-schemas have none.
+ * @param {unknown} schema
+ * @param {Iterable<string>} [keywords]
+ * @returns {Generator<Subschema>}
+ */
+export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS)) {
+  if (!isObject(schema)) return;
+  for (const keyword of keywords) {
+    const shape = SUBSCHEMA_KEYWORDS[keyword];
+    const value = schema[keyword];
+    if (value === undefined || !shape) continue;
+    if (shape === 'single') {
+      if (isSchema(value)) yield { keyword, schema: value };
+    } else if (shape === 'list') {
+      if (Array.isArray(value)) for (const [key, sub] of value.entries()) if (isSchema(sub)) yield { keyword, key, schema: sub };
+    } else if (isObject(value)) {
+      for (const [key, sub] of Object.entries(value)) if (isSchema(sub)) yield { keyword, key, schema: sub };
+    }
+  }
+}
+
+/**
+ * @typedef {object} WalkOptions
+ * @property {(node: any) => any} [resolve] follows a `$ref` (the walk then enters its target;
+ *   without it `$ref`s are not followed)
+ * @property {Iterable<string>} [keywords] the keywords to walk into (all by default)
+ * @property {number} [maxDepth] how deep to go (64 by default)
+ */
+
+/**
+ * Visits `root` and every schema below it, depth first, each object once (so cycles through
+ * `$ref` end). `visit` gets the schema (resolved when `resolve` is given), the schema as written
+ * and where it stands; returning false leaves out what lies below it.
+ * @param {unknown} root
+ * @param {(schema: Record<string, any>, step: WalkStep & { raw: unknown }) => boolean | void} visit
+ * @param {WalkOptions} [options]
+ */
+export function walkSchema(root, visit, { resolve = (node) => node, keywords, maxDepth = 64 } = {}) {
+  const list = [...(keywords ?? Object.keys(SUBSCHEMA_KEYWORDS))];
+  const seen = new Set();
+  /** @param {unknown} raw @param {Array<string | number>} path @param {string | null} keyword @param {number} depth */
+  const walk = (raw, path, keyword, depth) => {
+    const schema = resolve(raw);
+    if (!isObject(schema) || seen.has(schema) || depth > maxDepth) return;
+    seen.add(schema);
+    if (visit(schema, { path, keyword, depth, raw }) === false) return;
+    for (const sub of subschemas(schema, list)) {
+      walk(sub.schema, sub.key === undefined ? [...path, sub.keyword] : [...path, sub.keyword, sub.key], sub.keyword, depth + 1);
+    }
+  };
+  walk(root, [], null, 0);
+}
+
+/**
+ * A schema and those of its subschemas, through `keywords` (by default the branches `allOf`,
+ * `anyOf`, `oneOf`), that apply to the same value: resolved, each once, in walk order (the schema
+ * first). What a schema says of a value is the sum of what its parts say.
+ * @param {unknown} root
+ * @param {WalkOptions} [options]
+ * @returns {Array<Record<string, any>>}
+ */
+export function schemaParts(root, { resolve, keywords = ['allOf', 'anyOf', 'oneOf'], maxDepth } = {}) {
+  /** @type {Array<Record<string, any>>} */
+  const parts = [];
+  walkSchema(root, (schema) => { parts.push(schema); }, { resolve, keywords, maxDepth });
+  return parts;
+}
+
+/**
+ * A shallow copy of `schema` whose every subschema is replaced by `map(subschema, where)`; the
+ * other keywords are kept as they are. Booleans and non-schemas come back unchanged.
+ * @template T
+ * @param {T} schema
+ * @param {(subschema: Schema, where: { keyword: string, key?: string | number }) => unknown} map
+ * @returns {T}
+ */
+export function mapSubschemas(schema, map) {
+  if (!isObject(schema)) return schema;
+  /** @type {Record<string, any>} */
+  const out = { ...schema };
+  for (const [keyword, shape] of Object.entries(SUBSCHEMA_KEYWORDS)) {
+    const value = schema[keyword];
+    if (value === undefined) continue;
+    if (shape === 'single') {
+      if (isSchema(value)) out[keyword] = map(value, { keyword });
+    } else if (shape === 'list') {
+      if (Array.isArray(value)) out[keyword] = value.map((sub, key) => (isSchema(sub) ? map(sub, { keyword, key }) : sub));
+    } else if (isObject(value)) {
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([key, sub]) => [key, isSchema(sub) ? map(sub, { keyword, key }) : sub]));
+    }
+  }
+  return /** @type {T} */ (out);
+}
+
+/**
+ * Each property a schema declares wherever it sits (in the schema and in every subschema of the
+ * keywords that describe what an instance carries, `CARRYING_KEYWORDS`), each schema once:
+ * `visit` gets the property's name, its schema as written (a `$ref` or inline) and that schema
+ * resolved; returning false leaves out what lies below that property.
+ * @param {unknown} root
+ * @param {(node: any) => any} resolve
+ * @param {(name: string, raw: any, property: any) => boolean | void} visit
+ * @param {number} [maxDepth]
+ */
+export function walkProperties(root, resolve, visit, maxDepth = 24) {
+  const seen = new Set();
+  /** @param {unknown} node @param {number} depth */
+  const walk = (node, depth) => {
+    const schema = resolve(node);
+    if (!isObject(schema) || seen.has(schema) || depth > maxDepth) return;
+    seen.add(schema);
+    for (const sub of subschemas(schema, CARRYING_KEYWORDS)) {
+      // A property's name is visited wherever it is declared, even when its schema was seen.
+      if (sub.keyword === 'properties' && visit(String(sub.key), sub.schema, resolve(sub.schema)) === false) continue;
+      walk(sub.schema, depth + 1);
+    }
+  };
+  walk(root, 0);
+}
