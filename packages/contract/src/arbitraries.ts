@@ -6,6 +6,7 @@
 // keeps the spec's own examples and replaces some of their fields, which meets the cross-field
 // rules far more often than values built from nothing.
 import fc from 'fast-check';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 
 type Resolve = (node: any) => any;
 
@@ -137,13 +138,9 @@ export function bodyArbitrary(schema: any, examples: unknown[], resolve: Resolve
   const objects = examples.filter((e): e is Record<string, unknown> => Boolean(e) && typeof e === 'object' && !Array.isArray(e));
   if (!objects.length) return fromSchema;
   const propertySchemas = new Map<string, any>();
-  const collect = (node: any, depth = 0) => {
-    const r = resolve(node);
-    if (!r || typeof r !== 'object' || depth > 4) return;
-    for (const [name, p] of Object.entries<any>(r.properties || {})) if (!propertySchemas.has(name)) propertySchemas.set(name, p);
-    for (const key of ['allOf', 'oneOf', 'anyOf']) for (const part of r[key] || []) collect(part, depth + 1);
-  };
-  collect(s);
+  for (const part of schemaParts(s, { resolve, maxDepth: 4 })) {
+    for (const [name, p] of Object.entries<any>(part.properties || {})) if (!propertySchemas.has(name)) propertySchemas.set(name, p);
+  }
   const required = new Set<string>(s.required || []);
   // Built once: building a string arbitrary costs far more than drawing from it.
   const replacements = new Map<string, fc.Arbitrary<unknown>>();

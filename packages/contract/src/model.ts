@@ -4,6 +4,7 @@
 // nothing about a particular API is written here.
 import { loadBundle, securityOf as securityViewOf, type Access } from '@cloudapi/spec/bundle';
 import { pointerGet } from '@cloudapi/spec/schema-views';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, deref, mediaExamples, operations, parameterExamples as examplesOfParameter, type WalkedOperation, type WalkedParameter } from '@cloudapi/spec/walk';
 import { sampleValue } from './values.js';
 
@@ -127,14 +128,10 @@ function isListAnswer(document: any, op: WalkedOperation, resolve: (node: any) =
   const [response] = deref(document, ok[1]);
   const schema = resolve(response?.content?.['application/json']?.schema);
   const names = new Set<string>();
-  const collect = (s: any, depth = 0): void => {
-    const r = resolve(s);
-    if (!r || typeof r !== 'object' || depth > 8) return;
-    for (const n of Object.keys(r.properties || {})) names.add(n);
-    for (const n of r.required || []) names.add(n);
-    for (const part of r.allOf || []) collect(part, depth + 1);
-  };
-  collect(schema);
+  for (const part of schemaParts(schema, { resolve, keywords: ['allOf'] })) {
+    for (const n of Object.keys(part.properties || {})) names.add(n);
+    for (const n of part.required || []) names.add(n);
+  }
   return PAGE_FIELDS.every((f) => names.has(f));
 }
 

@@ -7,6 +7,7 @@
 // URL), and removes what it wrote before deleting the container it wrote in. It only ever
 // changes or removes objects this run wrote.
 import type { SchemaViews } from '@cloudapi/spec/schema-views';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { type Check, describeAnswer, fail, is2xx, is4xx, pass, skip } from './checks.js';
 import { type Answer, mediaTypeOf } from './http.js';
 import { type Operation, valueAt } from './model.js';
@@ -42,8 +43,9 @@ const SENDS_BODY = new Set(['PUT', 'POST', 'PATCH']);
 
 // The properties an object schema declares, its allOf members' included.
 function propertiesOf(views: SchemaViews, node: unknown): Record<string, unknown> {
-  const schema = views.resolve(node) ?? {};
-  return Object.assign({}, ...(schema.allOf ?? []).map((member: unknown) => propertiesOf(views, member)), schema.properties ?? {});
+  // The schema's own properties win over its allOf members' (assigned last).
+  const parts = schemaParts(node, { resolve: views.resolve, keywords: ['allOf'] });
+  return Object.assign({}, ...parts.reverse().map((part) => part.properties ?? {}));
 }
 
 /** The property schema a JSON pointer (`/method`) names in a request body schema. */

@@ -2,6 +2,7 @@
 // change reads back; a delete leaves a 404 and an unlisted item; what an operation acts on is
 // waited for while it is in a transitional status. Lists are walked at their smallest page size.
 import { pointerGet, type SchemaViews } from '@cloudapi/spec/schema-views';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { type Check, checkSuccess, describeAnswer, fail, is2xx, pass, skip, successSchemaPointer, warn } from './checks.js';
 import type { OperationResult, RequestRecord } from './contract-types.js';
 import { exchange, type Sent } from './exchange.js';
@@ -25,13 +26,9 @@ export const isTransitional = (status: unknown): boolean => typeof status === 's
 export function readOnlyNames(views: Pick<SchemaViews, 'resolve' | 'schemaAt'>, pointer: string | null): Set<string> {
   const names = new Set<string>();
   if (!pointer) return names;
-  const visit = (node: any, depth: number) => {
-    const s = views.resolve(node);
-    if (!s || typeof s !== 'object' || depth > 8) return;
-    for (const [name, p] of Object.entries<any>(s.properties || {})) if (p?.readOnly || views.resolve(p)?.readOnly) names.add(name);
-    for (const part of s.allOf || []) visit(part, depth + 1);
-  };
-  visit(views.schemaAt(pointer), 0);
+  for (const part of schemaParts(views.schemaAt(pointer), { resolve: views.resolve, keywords: ['allOf'] })) {
+    for (const [name, p] of Object.entries<any>(part.properties || {})) if (p?.readOnly || views.resolve(p)?.readOnly) names.add(name);
+  }
   return names;
 }
 
