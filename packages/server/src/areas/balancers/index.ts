@@ -151,7 +151,7 @@ export default defineArea({
   migrations,
   taggables: [balancerTaggable],
   handlers: defineHandlers({
-    listBalancers: async (ctx) => paginate(ctx.db.selectFrom('balancers').selectAll().orderBy('id'), ctx.query, (rows) => toBalancers(ctx.db, rows)),
+    listBalancers: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('balancers').selectAll().orderBy('id'), ctx.query, (rows) => toBalancers(ctx.db, rows)),
 
     getBalancer: async (ctx) => shownBalancer(ctx.db, await balancerOrNotFound(ctx.db, ctx.params.balancerId)),
 
@@ -222,7 +222,7 @@ export default defineArea({
     listBalancerConfigs: async (ctx) => {
       const { balancerId } = ctx.params;
       await balancerOrNotFound(ctx.db, balancerId);
-      return paginate(ctx.db.selectFrom('balancer_configs').selectAll().where('balancer_id', '=', balancerId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows, ctx.clock));
+      return paginate(ctx.db, ctx.db.selectFrom('balancer_configs').selectAll().where('balancer_id', '=', balancerId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows, ctx.clock));
     },
 
     getBalancerConfig: async (ctx) => shownConfig(ctx, ctx.db, await configOrNotFound(ctx.db, ctx.params.balancerId, ctx.params.configId)),
@@ -293,7 +293,7 @@ export default defineArea({
       const { balancerId, configId } = ctx.params;
       await configOrNotFound(ctx.db, balancerId, configId);
       const now = ctx.clock.now();
-      return paginate(ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx.query, (rows) => rows.map((r) => toNode(r, now)));
+      return paginate(ctx.db, ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx.query, (rows) => rows.map((r) => toNode(r, now)));
     },
 
     getBalancerNode: async (ctx) => {

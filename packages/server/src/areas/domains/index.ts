@@ -133,7 +133,7 @@ export default defineArea({
   migrations,
   taggables: [domainTaggable],
   handlers: defineHandlers({
-    listDomains: async (ctx) => paginate(ctx.db.selectFrom('domains').selectAll().orderBy('id'), ctx.query, (rows) => toDomains(ctx.db, rows)),
+    listDomains: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('domains').selectAll().orderBy('id'), ctx.query, (rows) => toDomains(ctx.db, rows)),
 
     getDomain: async (ctx) => shown(ctx.db, await domainOrNotFound(ctx.db, ctx.params.domainId)),
 
@@ -236,7 +236,7 @@ export default defineArea({
     listDomainRecords: async (ctx) => {
       const { domainId } = ctx.params;
       await domainOrNotFound(ctx.db, domainId);
-      return paginate(ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx.query, (rows) => rows.map(toRecord));
+      return paginate(ctx.db, ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx.query, (rows) => rows.map(toRecord));
     },
 
     getDomainRecord: async (ctx) => toRecord(await recordOrNotFound(ctx.db, ctx.params.domainId, ctx.params.recordId)),

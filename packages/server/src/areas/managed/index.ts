@@ -51,7 +51,7 @@ export default defineArea({
   tags: ['Managed'],
   migrations,
   handlers: defineHandlers({
-    listManagedContacts: async (ctx) => paginate(ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact)),
+    listManagedContacts: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact)),
 
     // No field is required by the schema, but a contact is someone to alert at an address, and
     // the response always shows `name` and `email`: both are needed to create one.
@@ -100,7 +100,7 @@ export default defineArea({
       return {};
     },
 
-    listManagedCredentials: async (ctx) => paginate(ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential)),
+    listManagedCredentials: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential)),
 
     // The label is unique: the constraint decides between two creates at once.
     createManagedCredential: async (ctx) => {
@@ -169,7 +169,7 @@ export default defineArea({
       return { ssh_key: row.ssh_key };
     },
 
-    listManagedIssues: async (ctx) => paginate(ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue)),
+    listManagedIssues: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue)),
 
     getManagedIssue: async (ctx) => {
       const { issueId } = ctx.params;
@@ -178,7 +178,7 @@ export default defineArea({
       return toIssue(row);
     },
 
-    listManagedServices: async (ctx) => paginate(ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now())),
+    listManagedServices: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now())),
 
     // Monitoring starts: `pending` until the first check, the clock's transition time, then `ok`.
     // The schema decides when `region` is required; here it must name a region, and every

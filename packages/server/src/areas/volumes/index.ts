@@ -12,7 +12,7 @@ import { paginate } from '../../core/store/pagination.js';
 import { preparedInsert } from '../../core/store/prepared.js';
 import { joinTagLabels, setTags, untagObject } from '../../core/tagging.js';
 import { migrations } from './migrations.js';
-import { findVolume, toVolumes, VOLUME_KIND } from './store.js';
+import { findVolume, selectVolumes, toVolumes, VOLUME_KIND } from './store.js';
 import type { Volume, VolumeRow, VolumeStatus } from './store.js';
 
 /** The region capability a volume needs (from the catalogue's regions). */
@@ -79,7 +79,7 @@ export default defineArea({
   migrations,
   taggables: [volumeTaggable],
   handlers: defineHandlers({
-    listVolumes: async (ctx) => paginate(ctx.db.selectFrom('volumes').selectAll().orderBy('id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
+    listVolumes: async (ctx) => paginate(ctx.db, selectVolumes(ctx.db).orderBy('volumes.id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 

@@ -2,10 +2,14 @@
 // from the bundle's parameters, applied by validation), `{data, page, pages, results}`. Rows come
 // from SQL with LIMIT/OFFSET, never by loading a table. A page past the last answers an empty
 // `data` with the real `pages` and `results` (spec/DECISIONS.md, section 8).
-import type { SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { filterOf } from '../filtering/header.js';
+import type { ListFilter } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
-import { countFilteredRows } from '../filtering/count.js';
+import { countRowsOnce } from './count.js';
+import { isPostgres } from './db.js';
+import { marker, runTemplate, templateOf } from './prepared.js';
+import type { Template } from './prepared.js';
 
 export interface PageRequest {
   page?: number;
@@ -27,27 +31,59 @@ export function pageBounds(request: PageRequest): { page: number; size: number; 
   return { page, size, offset: (page - 1) * size };
 }
 
+const countQuery = (query: SelectQueryBuilder<any, any, any>) => query.clearSelect().clearOrderBy().select((eb) => eb.fn.countAll().as('n'));
+
 /** `SELECT count(*)` of a query (its selections and order are dropped). */
 export async function countRows(query: SelectQueryBuilder<any, any, any>): Promise<number> {
-  const row = await query.clearSelect().clearOrderBy().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const row = await countQuery(query).executeTakeFirst();
   return Number((row as { n?: unknown } | undefined)?.n ?? 0);
 }
 
+/** A list's count and page queries, compiled; the page's LIMIT and OFFSET are its two arguments. */
+interface ListQueries {
+  count: { sql: string; parameters: readonly unknown[] };
+  page: Template;
+}
+
+// Compiled once per list query (its SQL and values), engine and X-Filter text: building the
+// filter, the count and the page with Kysely and compiling them cost more than running them. The
+// oldest of the ENTRIES goes first.
+const ENTRIES = 512;
+const compiledLists = new Map<string, ListQueries>();
+
+const jsonValue = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
+
+function listQueriesOf(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>, filter: ListFilter | undefined): { key: string; queries: ListQueries } {
+  const base = query.compile();
+  const key = `${isPostgres(db) ? 'pg' : 'sqlite'}\u0000${base.sql}\u0000${JSON.stringify(base.parameters, jsonValue)}\u0000${filter ? `${filter.operationId}\u0000${filter.text}` : ''}`;
+  let queries = compiledLists.get(key);
+  if (!queries) {
+    const filtered = filter ? applyFilter(query, filter) : query;
+    queries = {
+      count: countQuery(filtered).compile(),
+      page: templateOf(filtered.limit(marker(0) as unknown as number).offset(marker(1) as unknown as number).compile(), 2),
+    };
+    if (compiledLists.size >= ENTRIES) compiledLists.delete(compiledLists.keys().next().value!);
+    compiledLists.set(key, queries);
+  }
+  return { key, queries };
+}
+
 /**
- * One page of `query` (ordered by the caller, for a stable order), each row mapped by `map`,
- * which may load related rows for the whole page at once.
+ * One page of `query` on `db` (ordered by the caller, for a stable order; the list's X-Filter,
+ * when one was sent, filters and orders it, and pages are counted after filtering), each row
+ * mapped by `map`, which may load related rows for the whole page at once.
  */
 export async function paginate<Row, Out>(
+  db: Kysely<any>,
   query: SelectQueryBuilder<any, any, Row>,
   request: PageRequest,
   map: (rows: Row[]) => Promise<Out[]> | Out[],
 ): Promise<Page<Out>> {
   const { page, size, offset } = pageBounds(request);
-  // The list's X-Filter, when one was sent: pages are counted after filtering.
-  const filter = filterOf(request);
-  if (filter) query = applyFilter(query, filter);
-  const results = filter ? await countFilteredRows(filter.db, query) : await countRows(query);
-  const rows = offset < results ? await query.limit(size).offset(offset).execute() : [];
+  const { key, queries } = listQueriesOf(db, query, filterOf(request));
+  const results = await countRowsOnce(db, queries.count, key);
+  const rows = offset < results ? (await runTemplate(db, queries.page, [size, offset])).rows as Row[] : [];
   return { data: await map(rows), page, pages: Math.ceil(results / size), results };
 }
 
