@@ -5,9 +5,9 @@
 // (`prepare`) for what the kit cannot create through the spec's links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBundle, loadBundle } from '../../src/core/spec.js';
-import { expectContractKept, prepareAreas, tags } from '../support/area-contracts.js';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { expectContractKept, prepareAreas, tags } from '../harness/area-contracts.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { isPostgres, openStore } from '../../src/core/store/db.js';
 import type { Store } from '../../src/core/store/db.js';
 import { paginate } from '../../src/core/store/pagination.js';
-import { engine, storeOptions } from '../support/harness.js';
+import { engine, storeOptions } from '../harness/harness.js';
 
 let store: Store;
 const db = () => store.db as any;

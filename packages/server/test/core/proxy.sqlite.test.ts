@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReport, runContract } from '@cloudapi/contract';
 import { startMock } from '@cloudapi/mock';
-import { prepareAreas, tags, unexpectedFailures } from '../support/area-contracts.js';
-import { startTestServer, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { prepareAreas, tags, unexpectedFailures } from '../harness/area-contracts.js';
+import { startTestServer, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 type Mock = Awaited<ReturnType<typeof startMock>>;
 let t: TestServer;

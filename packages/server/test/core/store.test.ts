@@ -10,7 +10,7 @@ import { forUpdate, openStore } from '../../src/core/store/db.js';
 import { prepared } from '../../src/core/store/prepared.js';
 import type { Store } from '../../src/core/store/db.js';
 import { migrate } from '../../src/core/store/migrations.js';
-import { engine, storeOptions } from '../support/harness.js';
+import { engine, storeOptions } from '../harness/harness.js';
 
 let store: Store;
 /** A second connection (SQLite) or pool (PostgreSQL) on the same data: it sees only what is committed. */

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as areas from '../../src/areas/index.js';
 import { NOT_YET_IMPLEMENTED } from '../../src/areas/not-yet-implemented.js';
 import { describeBundle, loadBundle } from '../../src/core/spec.js';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 const spec = describeBundle(loadBundle());
 const bundleOps = new Set(spec.operations.map((op) => op.operationId));
