@@ -7,11 +7,12 @@ import type { HandlerContext } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { InstanceSummary } from '../../core/services.js';
+import { isUniqueViolation } from '../../core/store/constraints.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { pageBounds, paginate } from '../../core/store/pagination.js';
 import { migrations } from './migrations.js';
 import {
-  hashSecret, isUniqueViolation, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
+  hashSecret, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
 } from './store.js';
 
 const credentialColumns = ['id', 'label', 'last_decrypted'] as const;

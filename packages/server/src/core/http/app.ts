@@ -32,8 +32,6 @@ const INT32_MAX = 2 ** 31 - 1;
 export interface AppOptions {
   spec: ApiSpec;
   handlers: Map<string, HandlerOptions<any>>;
-  /** operationId → why it answers 501 (the area that will implement it). */
-  notYetImplemented: Map<string, string>;
   tokens: TokenTable;
   store: Store;
   clock: Clock;
@@ -280,12 +278,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const handler = options.handlers.get(op.operationId);
     const urls = routeUrls(spec.basePath, op);
     if (!handler) {
-      const why = options.notYetImplemented.get(op.operationId) ?? 'no handler is registered for it';
       for (const { url } of urls) {
         app.route({
           method: op.method,
           url,
-          handler: async (_request, reply) => sendError(reply, 501, [{ reason: `${op.operationId} (${op.method} ${op.path}) is not implemented by this server yet: ${why}` }]),
+          handler: async (_request, reply) => sendError(reply, 501, [{ reason: `${op.operationId} (${op.method} ${op.path}) is not implemented by this server: no area serving it was started` }]),
         });
       }
       return;

@@ -2,7 +2,7 @@
 // compiling a Kysely query costs as much as running a point read, so the reads every request of
 // an area makes (an object by id) are worth preparing.
 //
-//   const volumeById = prepared((db, id: number) => selectVolumes(db).where('volumes.id', '=', id));
+//   const volumeById = prepared((db, id: number) => db.selectFrom('volumes').selectAll().where('id', '=', id));
 //   const row = (await volumeById(ctx.db, 12))[0];
 //
 // `build` must use each argument as a value (a parameter of the compiled SQL), not to choose the
