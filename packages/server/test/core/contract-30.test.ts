@@ -3,7 +3,7 @@
 // contract.test.ts, only the description differs.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContractKept, prepareAreas, tags } from '../harness/area-contracts.js';
+import { expectContractKept, tags } from '../harness/area-contracts.js';
 import { startTestServer } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 
@@ -12,7 +12,6 @@ const spec30 = createRequire(import.meta.url).resolve('@cloudapi/spec/openapi.3.
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ name: 'contract-30' });
-  await prepareAreas(t.as('full'));
 });
 afterAll(() => t?.close());
 
