@@ -28,6 +28,8 @@ export interface TaggableStoreOptions<Row extends { id: number }, Shown extends 
 export interface TaggableStore<Row extends { id: number }, Shown extends { id: number }> {
   /** The table's rows with their tags; `where` and `orderBy` name columns as `<table>.<column>`. */
   select(db: Db | Trx): SelectQueryBuilder<any, any, WithTags<Row>>;
+  /** The list of the table in id order: one query object per database, which pagination compiles once. */
+  list(db: Db): SelectQueryBuilder<any, any, WithTags<Row>>;
   find(db: Db | Trx, id: number): Promise<WithTags<Row> | undefined>;
   show(db: Db | Trx, rows: WithTags<Row>[], deps: ShowDeps): Promise<Shown[]>;
   /** The kind as Tags sees it (the object permissions' entity is the kind). */
@@ -41,8 +43,14 @@ export function taggableStore<Row extends { id: number }, Shown extends { id: nu
     .select(tagsColumn(db, kind, idColumn)) as unknown as SelectQueryBuilder<any, any, WithTags<Row>>;
   const byId = prepared((db, id: number) => select(db).where(idColumn, '=', id));
   const show = async (db: Db | Trx, rows: WithTags<Row>[], deps: ShowDeps) => options.show(db, rows, deps);
+  const lists = new WeakMap<Db, SelectQueryBuilder<any, any, WithTags<Row>>>();
   return {
     select,
+    list(db) {
+      let list = lists.get(db);
+      if (!list) lists.set(db, (list = select(db).orderBy(idColumn)));
+      return list;
+    },
     find: async (db, id) => (await byId(db, id))[0],
     show,
     taggable: {

@@ -129,7 +129,7 @@ export default defineArea({
   migrations,
   taggables: [balancerStore.taggable],
   handlers: defineHandlers({
-    listBalancers: async (ctx) => paginate(ctx.db, balancerStore.select(ctx.db).orderBy('balancers.id'), ctx.query, toBalancers),
+    listBalancers: async (ctx) => paginate(ctx.db, balancerStore.list(ctx.db), ctx.query, toBalancers),
 
     getBalancer: async (ctx) => shownBalancer(await balancerOrNotFound(ctx.db, ctx.params.balancerId)),
 

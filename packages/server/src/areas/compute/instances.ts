@@ -148,7 +148,7 @@ const interfacesOf = (contents: Contents) => contents.configs.flatMap((c) => jso
 const freeDisk = async (trx: Trx, row: InstanceRow) => requireType(row.type).disk - sizeOf(await disksOf(trx, row.id));
 
 export const instanceHandlers = defineHandlers({
-  listComputeInstances: async (ctx) => paginate(ctx.db, instanceStore.select(ctx.db).orderBy('compute_instances.id'), ctx.query, (rows) => toInstances(rows, ctx.clock)),
+  listComputeInstances: async (ctx) => paginate(ctx.db, instanceStore.list(ctx.db), ctx.query, (rows) => toInstances(rows, ctx.clock)),
 
   getComputeInstance: async (ctx) => shownInstance(ctx.db, await instanceOrNotFound(ctx.db, ctx.params.computeId), ctx.clock),
 

@@ -114,7 +114,7 @@ export default defineArea({
   migrations,
   taggables: [domainStore.taggable],
   handlers: defineHandlers({
-    listDomains: async (ctx) => paginate(ctx.db, domainStore.select(ctx.db).orderBy('domains.id'), ctx.query, (rows) => domainStore.show(ctx.db, rows, ctx)),
+    listDomains: async (ctx) => paginate(ctx.db, domainStore.list(ctx.db), ctx.query, (rows) => domainStore.show(ctx.db, rows, ctx)),
 
     getDomain: async (ctx) => shown(await domainOrNotFound(ctx.db, ctx.params.domainId)),
 

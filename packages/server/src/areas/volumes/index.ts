@@ -63,7 +63,7 @@ export default defineArea({
   migrations,
   taggables: [volumeStore.taggable],
   handlers: defineHandlers({
-    listVolumes: async (ctx) => paginate(ctx.db, volumeStore.select(ctx.db).orderBy('volumes.id'), ctx.query, (rows) => volumeStore.show(ctx.db, rows, ctx)),
+    listVolumes: async (ctx) => paginate(ctx.db, volumeStore.list(ctx.db), ctx.query, (rows) => volumeStore.show(ctx.db, rows, ctx)),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 

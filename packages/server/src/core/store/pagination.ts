@@ -85,9 +85,22 @@ const compiledLists = new Map<string, ListQueries>();
 
 const jsonValue = (_key: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
 
+// The key of a list query kept for each query object: a list whose query is built once and
+// reused (`taggableStore`'s `list`) is not compiled again per request.
+const baseKeys = new WeakMap<object, string>();
+
+function baseKeyOf(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>): string {
+  let key = baseKeys.get(query);
+  if (key === undefined) {
+    const base = query.compile();
+    key = `${isPostgres(db) ? 'pg' : 'sqlite'}\u0000${base.sql}\u0000${JSON.stringify(base.parameters, jsonValue)}`;
+    baseKeys.set(query, key);
+  }
+  return key;
+}
+
 function listQueriesOf(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>, filter: ListFilter | undefined): { key: string; queries: ListQueries } {
-  const base = query.compile();
-  const key = `${isPostgres(db) ? 'pg' : 'sqlite'}\u0000${base.sql}\u0000${JSON.stringify(base.parameters, jsonValue)}\u0000${filter ? `${filter.operationId}\u0000${filter.text}` : ''}`;
+  const key = `${baseKeyOf(db, query)}\u0000${filter ? `${filter.operationId}\u0000${filter.text}` : ''}`;
   let queries = compiledLists.get(key);
   if (!queries) {
     const filtered = filter ? applyFilter(query, filter) : query;
