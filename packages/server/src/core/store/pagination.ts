@@ -54,7 +54,11 @@ interface ListQueries {
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The JSON form of a SQLite page query: its rows in its order, each one `json_array` of its columns. */
+/**
+ * The JSON form of a SQLite page query: each row one `json_array` of its columns. SQLite reads a
+ * FROM subquery with ORDER BY and LIMIT as a co-routine, in its order (the X-Filter property test
+ * and the contract kit check the order of every list).
+ */
 function jsonPageOf(db: Kysely<any>, page: Template): ListQueries['json'] {
   const names = columnNames(db, page.sql);
   if (!names?.length || new Set(names).size !== names.length) return undefined;
