@@ -1,5 +1,5 @@
 // Two projects run the same suites: `sqlite` (the embedded store) and `postgres` (a private
-// PostgreSQL server started by test/support/global-postgres.ts). Tests that do not touch the
+// PostgreSQL server started by test/harness/global-postgres.ts). Tests that do not touch the
 // store (test/unit) run once; `*.postgres.test.ts` need PostgreSQL (two processes on one server);
 // `*.sqlite.test.ts` check something other than the store, slowly, and run once.
 import { defineConfig } from 'vitest/config';
@@ -32,7 +32,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/**/*.sqlite.test.ts'],
           env: { CLOUDAPI_TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/support/global-postgres.ts'],
+          globalSetup: ['test/harness/global-postgres.ts'],
         },
       },
     ],

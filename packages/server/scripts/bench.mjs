@@ -5,7 +5,9 @@
 // load during the run weighs on all of them alike; each figure is the total requests over the
 // total time, latencies the median of the slices. Prints figures and the ratios of the targets;
 // asserts nothing. The list cases (page 2 unfiltered, and page 1 with an X-Filter: +contains on
-// label, ordered by created) run first, on exactly BENCH_ROWS volumes. BENCH_SECONDS (default 10, per subject and case), BENCH_ROUNDS (default 5),
+// label, ordered by created) run first, on exactly BENCH_ROWS volumes, each beside a bare
+// node:http server answering that page's body as the server wrote it (the machine's floor for
+// sending it). BENCH_SECONDS (default 10, per subject and case), BENCH_ROUNDS (default 5),
 // BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 100000 volumes stored for the list case).
 // Last, the worst stall another client sees while the largest valid requests run (scripts/stall.mjs).
 import { spawn } from 'node:child_process';
@@ -57,7 +59,7 @@ async function spawnServer(dataDir) {
   return { child, url, baseUrl: `${url}/v4`, startMs: performance.now() - began, stop: async () => { child.kill('SIGTERM'); await exited; } };
 }
 
-/** A bare node:http server answering one fixed JSON body, in its own process like the others. */
+/** A bare node:http server answering one fixed JSON body (text), in its own process like the others. */
 async function spawnBare(body) {
   const source = `const http = require('node:http'); const body = ${JSON.stringify(body)};
     http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); })
@@ -132,10 +134,19 @@ let rss;
 try {
   const id = Math.floor(rows / 2);
   // The lists first, while the store holds exactly `rows` volumes (the POST case adds more).
-  [results.listServer, results.filteredServer] = await measure([
-    subject('server', `${server.baseUrl}/volumes?page=2&page_size=100`),
-    subject('server filtered', `${server.baseUrl}/volumes?page=1&page_size=100`, { headers: { 'x-filter': FILTER } }),
-  ]);
+  const listUrl = `${server.baseUrl}/volumes?page=2&page_size=100`;
+  const filteredUrl = `${server.baseUrl}/volumes?page=1&page_size=100`;
+  const pageBody = async (url, headers = {}) => (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}`, ...headers } })).text();
+  const bareList = await spawnBare(await pageBody(listUrl));
+  const bareFiltered = await spawnBare(await pageBody(filteredUrl, { 'x-filter': FILTER }));
+  try {
+    [results.listServer, results.listBare, results.filteredServer, results.filteredBare] = await measure([
+      subject('server', listUrl), subject('bare node:http', `${bareList.baseUrl}/volumes`),
+      subject('server filtered', filteredUrl, { headers: { 'x-filter': FILTER } }), subject('bare node:http', `${bareFiltered.baseUrl}/volumes`),
+    ]);
+  } finally {
+    await Promise.all([bareList.stop(), bareFiltered.stop()]);
+  }
   [results.getServer, results.getMock, results.getBare] = await measure([
     subject('server', `${server.baseUrl}/volumes/${id}`), subject('Prism mock', `${mock.baseUrl}/volumes/12345`), subject('bare node:http', `${bare.baseUrl}/volumes/12345`),
   ]);
@@ -161,10 +172,10 @@ console.log('\nGET /v4/volumes/{id} with a bearer token');
 for (const r of [results.getServer, results.getMock, results.getBare]) console.log(`  ${line(r)}`);
 console.log('POST /v4/volumes (the spec\'s "inRegion" example: a volume with one tag)');
 for (const r of [results.postServer, results.postMock]) console.log(`  ${line(r)}`);
-console.log(`GET /v4/volumes?page=2&page_size=100 with ${rows} volumes stored`);
-console.log(`  ${line(results.listServer)}`);
-console.log(`GET /v4/volumes?page=1&page_size=100 with X-Filter ${FILTER}`);
-console.log(`  ${line(results.filteredServer)}`);
+console.log(`GET /v4/volumes?page=2&page_size=100 with ${rows} volumes stored (bare node:http: the same body)`);
+for (const r of [results.listServer, results.listBare]) console.log(`  ${line(r)}`);
+console.log(`GET /v4/volumes?page=1&page_size=100 with X-Filter ${FILTER} (bare node:http: the same body)`);
+for (const r of [results.filteredServer, results.filteredBare]) console.log(`  ${line(r)}`);
 console.log(`\nstart-up to GET /health = 200: median ${starts[1].toFixed(0)} ms on a new data directory (runs ${starts.map((s) => s.toFixed(0)).join(', ')} ms); ${restartMs.toFixed(0)} ms on the ${rows}-volume store`);
 console.log(`RSS of the server after the load: ${rss.toFixed(0)} MB`);
 const { stall } = results;
@@ -174,8 +185,8 @@ console.log('\ntargets');
 console.log(`  ${verdict(getVsMock >= 25)} GET:  ${getVsMock.toFixed(1)}× Prism's req/s (target ≥ 25×)`);
 console.log(`  ${verdict(getVsBare >= 0.4)} GET:  ${(getVsBare * 100).toFixed(0)}% of bare node:http (target ≥ 40%)`);
 console.log(`  ${verdict(postVsMock >= 10)} POST: ${postVsMock.toFixed(1)}× Prism's req/s (target ≥ 10×)`);
-console.log(`  ${verdict(results.listServer.p99 <= 25)} list page 2 at ${rows} rows: p99 ${results.listServer.p99} ms (target ≤ 25 ms)`);
-console.log(`  ${verdict(results.filteredServer.p99 <= 25)} filtered and ordered list at ${rows} rows: p99 ${results.filteredServer.p99} ms (target ≤ 25 ms)`);
+console.log(`  ${verdict(results.listServer.p99 <= 25)} list page 2 at ${rows} rows: p99 ${results.listServer.p99} ms (target ≤ 25 ms; bare node:http with its body: p99 ${results.listBare.p99} ms)`);
+console.log(`  ${verdict(results.filteredServer.p99 <= 25)} filtered and ordered list at ${rows} rows: p99 ${results.filteredServer.p99} ms (target ≤ 25 ms; bare node:http with its body: p99 ${results.filteredBare.p99} ms)`);
 console.log(`  ${verdict(starts[1] <= 1500)} start-up: ${starts[1].toFixed(0)} ms (target ≤ 1500 ms)`);
 console.log(`  ${verdict(rss <= 250)} RSS: ${rss.toFixed(0)} MB (target ≤ 250 MB)`);
 console.log(`  ${verdict(stall.p99 < 50)} another client's p99 while the largest valid requests run: ${stall.p99.toFixed(1)} ms (target < 50 ms; worst stall ${stall.worst.toFixed(1)} ms)`);

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import * as registeredAreas from './areas/index.js';
-import { NOT_YET_IMPLEMENTED } from './areas/not-yet-implemented.js';
 import type { Area } from './core/area.js';
 import { defaultToken, loadTokensFile, TokenTable } from './core/auth.js';
 import { loadCatalogue } from './core/catalogue.js';
@@ -106,7 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const registry = (() => {
     try {
-      return buildRegistry(options.areas ?? Object.values(registeredAreas), NOT_YET_IMPLEMENTED);
+      return buildRegistry(options.areas ?? Object.values(registeredAreas));
     } catch (error) {
       return fail(`the server's areas do not fit together: ${(error as Error).message}`);
     }
@@ -157,7 +156,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const app = await buildApp({
     spec,
     handlers: registry.handlers,
-    notYetImplemented: new Map(Object.entries(NOT_YET_IMPLEMENTED).map(([id, tag]) => [id, `the ${tag} area is not built yet`])),
     tokens,
     ...deps,
     sandbox,

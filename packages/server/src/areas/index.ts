@@ -1,22 +1,11 @@
-// The registry of areas: one line per area, `export { default as <area> } from './<area>/index.js';`.
-// The lines waiting for the later areas are kept apart by blank lines, so that areas added in
-// parallel each replace their own line and merge without conflict.
+// The areas the server serves: one line per area, `export { default as <area> } from './<area>/index.js';`.
 export { default as images } from './images/index.js';
-
 export { default as regions } from './regions/index.js';
-
 export { default as tags } from './tags/index.js';
-
 export { default as volumes } from './volumes/index.js';
-
 export { default as balancers } from './balancers/index.js';
-
 export { default as compute } from './compute/index.js';
-
 export { default as domains } from './domains/index.js';
-
 export { default as managed } from './managed/index.js';
-
 export { default as objectStorage } from './object-storage/index.js';
-
 export { default as support } from './support/index.js';

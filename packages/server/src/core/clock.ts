@@ -19,15 +19,8 @@ export function systemClock(transitionMs: number): Clock {
 
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
-/**
- * `2018-01-01T00:01:01`: ISO 8601 in UTC without zone designator, as the API writes times. Written
- * with integer arithmetic (days to civil date, after H. Hinnant): lists format two per row, and a
- * Date object and `toISOString` cost several times more. Years 0..9999.
- */
-export function timestamp(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  const days = Math.floor(seconds / 86400);
-  const inDay = seconds - days * 86400;
+/** `2018-01-01T`: the date of a day since the epoch (days to civil date, after H. Hinnant). */
+function datePart(days: number): string {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const dayOfEra = z - era * 146097;
@@ -37,9 +30,29 @@ export function timestamp(ms: number): string {
   const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T`;
+}
+
+// The last day written: the times of a page mostly fall on a few days.
+let lastDay = NaN;
+let lastDate = '';
+
+/**
+ * `2018-01-01T00:01:01`: ISO 8601 in UTC without zone designator, as the API writes times. Written
+ * with integer arithmetic: lists format two per row, and a Date object and `toISOString` cost
+ * several times more. Years 0..9999.
+ */
+export function timestamp(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const days = Math.floor(seconds / 86400);
+  if (days !== lastDay) {
+    lastDate = datePart(days);
+    lastDay = days;
+  }
+  const inDay = seconds - days * 86400;
   const hours = Math.floor(inDay / 3600);
   const minutes = Math.floor((inDay - hours * 3600) / 60);
-  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(inDay - hours * 3600 - minutes * 60)}`;
+  return `${lastDate}${two(hours)}:${two(minutes)}:${two(inDay - hours * 3600 - minutes * 60)}`;
 }
 
 export interface StateColumns<S extends string = string> {

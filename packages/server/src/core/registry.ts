@@ -1,6 +1,6 @@
 // Puts the areas together: their handlers by operationId, their migrations, their taggable kinds
-// and the services they provide. Conflicts (two handlers for one operation, a handler for an
-// operation that is also listed as not implemented) stop start-up.
+// and the services they provide. Conflicts (two handlers for one operation, two areas for one
+// taggable kind) stop start-up.
 import type { Area, HandlerOptions } from './area.js';
 import { filterMigrations } from './filtering/migrations.js';
 import { coreMigrations } from './migrations.js';
@@ -16,7 +16,7 @@ export interface Registry {
   services: Services;
 }
 
-export function buildRegistry(areas: Area[], notYetImplemented: Record<string, string>): Registry {
+export function buildRegistry(areas: Area[]): Registry {
   const handlers = new Map<string, HandlerOptions<any>>();
   const taggables = new Map<string, TaggableKind>();
   const services: Services = { computes: noComputes, taggables };
@@ -24,7 +24,6 @@ export function buildRegistry(areas: Area[], notYetImplemented: Record<string, s
     for (const [operationId, definition] of Object.entries(area.handlers)) {
       if (!definition) continue;
       if (handlers.has(operationId)) throw new Error(`two areas handle ${operationId}`);
-      if (notYetImplemented[operationId]) throw new Error(`${operationId} has a handler in area ${area.name} and is still listed in src/areas/not-yet-implemented.ts: delete it there`);
       handlers.set(operationId, (typeof definition === 'function' ? { handle: definition } : definition) as HandlerOptions<any>);
     }
     for (const kind of area.taggables ?? []) {

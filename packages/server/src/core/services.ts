@@ -1,6 +1,6 @@
-// Services one area offers others, so that areas built in parallel meet only through these
-// interfaces: the kinds of objects tags can go on, and what Compute knows about instances (Volumes
-// and Images need it; until the Compute area provides it, no instance exists).
+// Services one area offers others, so that areas meet only through these interfaces: the kinds
+// of objects tags can go on, and what Compute knows about instances (Volumes, Images and Managed
+// ask; a server started without the Compute area has no instance).
 import type { HandlerContext } from './area.js';
 import type { Db, Trx } from './store/db.js';
 
@@ -28,7 +28,7 @@ export interface InstanceSummary {
   ipv4: string[];
 }
 
-/** What Compute knows that other areas ask. Part 3 (Compute) provides the real one. */
+/** What Compute knows that other areas ask (areas/compute/directory.ts). */
 export interface ComputeDirectory {
   instance(db: Db | Trx, id: number): Promise<InstanceSummary | undefined>;
   /** A page of instances in id order and how many there are (Managed compute settings list one entry per instance). */
@@ -53,7 +53,7 @@ export interface Services {
   taggables: Map<string, TaggableKind>;
 }
 
-/** Until the Compute area lands: no instance, no config, no disk exists. */
+/** Without the Compute area (a server started with some areas only): no instance, config or disk exists. */
 export const noComputes: ComputeDirectory = {
   instance: async () => undefined,
   page: async () => ({ items: [], total: 0 }),

@@ -1,6 +1,7 @@
 // Tags on objects of every kind, kept in one `taggings` table (label, kind, object id) so that
-// Tags lists and removes them across areas. An area whose objects carry `tags` uses these
-// helpers and registers a TaggableKind (core/services.ts); nothing here knows the kinds.
+// Tags lists and removes them across areas. An area whose objects carry `tags` reads them through
+// `taggableStore` (core/taggable-store.ts), writes them with these helpers and registers the
+// store's TaggableKind (core/services.ts); nothing here knows the kinds.
 import { sql } from 'kysely';
 import type { AliasedRawBuilder } from 'kysely';
 import { isPostgres } from './store/db.js';
@@ -78,6 +79,11 @@ const insertObjectTaggings = prepared((db, label: string, kind: string, ...objec
 const deleteTaggings = prepared((db, kind: string, objectId: number) => db.deleteFrom('taggings')
   .where('kind', '=', kind).where('object_id', '=', objectId));
 
+// Prepared (one statement per number of ids): building and compiling an IN of many values cost
+// more than running it.
+const taggingsOf = prepared((db, kind: string, ...objectIds: number[]) => db.selectFrom('taggings').select(['object_id', 'label'])
+  .where('kind', '=', kind).where('object_id', 'in', objectIds));
+
 /** Rows of one statement of `tagObjects`: small enough that other clients wait about a millisecond. */
 const TAGGINGS_PER_STATEMENT = 100;
 
@@ -98,16 +104,11 @@ export async function ensureTags(trx: Trx, labels: readonly string[], now: numbe
   await insertTags(trx, now, ...labels);
 }
 
-/**
- * The tag labels of many objects of one kind, sorted, by object id (every id present): one query
- * for a page of a list, where `tagsColumn` would run a subquery per row.
- */
+/** The tag labels of objects of one kind, sorted, by object id (every id present), in one query. */
 export async function tagsOf(db: Db | Trx, kind: string, objectIds: readonly number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>(objectIds.map((id) => [id, []]));
   if (!objectIds.length) return out;
-  const rows = await db.selectFrom('taggings').select(['object_id', 'label'])
-    .where('kind', '=', kind).where('object_id', 'in', [...objectIds]).execute();
-  for (const row of rows) out.get(row.object_id)?.push(row.label);
+  for (const row of await taggingsOf(db, kind, ...objectIds)) out.get(row.object_id)?.push(row.label);
   for (const labels of out.values()) labels.sort(byCodePoint);
   return out;
 }

@@ -1,8 +1,8 @@
 // Balancers: one test per rule of the requirements (and of the spec's decisions) for balancers,
 // their configs and nodes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, testClock } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 const clock = testClock(0);

@@ -1,7 +1,7 @@
 // Balancer rules two requests could race, sent to two server processes on one PostgreSQL at once:
 // each has exactly one winner, the loser a 400 naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../harness/harness.js';
 
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
 let pair: Awaited<ReturnType<typeof spawnServersOnOnePostgres>> | undefined;

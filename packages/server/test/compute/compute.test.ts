@@ -2,8 +2,8 @@
 // states this server moves on the clock, and the rules that join Compute to Volumes, Images and
 // Tags), named after the rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock, TOKENS, withTransitions } from '../support/harness.js';
-import type { Api, TestServer } from '../support/harness.js';
+import { startTestServer, testClock, TOKENS, withTransitions } from '../harness/harness.js';
+import type { Api, TestServer } from '../harness/harness.js';
 
 /** Restricted, may add instances: holds only what it creates. */
 const computeAdder = { token: 'test-compute-adder', scopes: '*', grants: ['add_computes'], restricted: true };

@@ -4,7 +4,7 @@
 // Interfaces per instance (3) need no such test: one profile's interfaces are one array, which
 // the schema bounds and a request replaces whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../harness/harness.js';
 
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
 let servers: Awaited<ReturnType<typeof spawnServersOnOnePostgres>>;

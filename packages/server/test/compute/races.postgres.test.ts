@@ -3,8 +3,8 @@
 // offline instance at once: one boots, the other finds it booting). Transitions last a minute,
 // so the clones and the boot are still running while the others arrive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUrl, spawnServer, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
-import type { ServerProcess } from '../support/harness.js';
+import { postgresUrl, spawnServer, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
+import type { ServerProcess } from '../harness/harness.js';
 
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
 let processes: ServerProcess[] = [];

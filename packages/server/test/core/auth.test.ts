@@ -8,8 +8,8 @@ import { deref, mediaExamples, operations, parameterExamples } from '@cloudapi/s
 import * as areas from '../../src/areas/index.js';
 import { describeBundle, loadBundle } from '../../src/core/spec.js';
 import type { OperationSpec } from '../../src/core/spec.js';
-import { startTestServer, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 const document = loadBundle();
 const spec = describeBundle(document);

@@ -3,16 +3,15 @@
 // contract.test.ts, only the description differs.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContractKept, prepareAreas, tags } from '../support/area-contracts.js';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { expectContractKept, tags } from '../harness/area-contracts.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 const spec30 = createRequire(import.meta.url).resolve('@cloudapi/spec/openapi.3.0.json');
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ name: 'contract-30' });
-  await prepareAreas(t.as('full'));
 });
 afterAll(() => t?.close());
 

@@ -3,8 +3,8 @@
 // requests carry no CORS header. Real HTTP on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { startTestServer, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 const EXTRA = 'http://127.0.0.1:39999';

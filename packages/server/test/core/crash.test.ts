@@ -1,8 +1,8 @@
 // `kill -9` during a stream of creates: after a restart, every create that got a 2xx is there in
 // full, and no volume is half-written (each carries both the tags it was created with).
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
-import type { ServerProcess } from '../support/harness.js';
+import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
+import type { ServerProcess } from '../harness/harness.js';
 
 const processes: ServerProcess[] = [];
 afterAll(() => { for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL'); });

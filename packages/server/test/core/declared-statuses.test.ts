@@ -5,9 +5,9 @@
 import { deref, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/core/spec.js';
-import { startTestServer, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
-import { rawExchange } from '../support/raw-http.js';
+import { startTestServer, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
+import { rawExchange } from '../harness/raw-http.js';
 
 let t: TestServer;
 beforeAll(async () => { t = await startTestServer({ name: 'statuses' }); });

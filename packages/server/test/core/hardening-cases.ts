@@ -3,8 +3,8 @@
 // ErrorResponse, no leak).
 import { expect } from 'vitest';
 import { connect } from 'node:net';
-import { rawExchange } from '../support/raw-http.js';
-import type { RawExchange, RawOptions } from '../support/raw-http.js';
+import { rawExchange } from '../harness/raw-http.js';
+import type { RawExchange, RawOptions } from '../harness/raw-http.js';
 
 export interface CaseWorld {
   host: string;

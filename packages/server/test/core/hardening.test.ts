@@ -3,10 +3,10 @@
 // another client's `GET /v4/regions` answers within 200 ms, no answer is a 5xx, every 4xx is an
 // ErrorResponse, and no answer carries a stack trace or SQL text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
-import type { ServerProcess } from '../support/harness.js';
-import { rawExchange } from '../support/raw-http.js';
-import type { RawAnswer, RawExchange, RawOptions } from '../support/raw-http.js';
+import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
+import type { ServerProcess } from '../harness/harness.js';
+import { rawExchange } from '../harness/raw-http.js';
+import type { RawAnswer, RawExchange, RawOptions } from '../harness/raw-http.js';
 import { hardeningCases } from './hardening-cases.js';
 import type { CaseWorld } from './hardening-cases.js';
 

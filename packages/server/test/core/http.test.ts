@@ -7,8 +7,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as areas from '../../src/areas/index.js';
 import { defineArea } from '../../src/core/area.js';
-import { startTestServer, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 const logLines: any[] = [];

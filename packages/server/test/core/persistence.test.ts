@@ -1,7 +1,7 @@
 // What was written survives a restart of the server on the same store, ids included.
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer | undefined;
 afterAll(() => t?.close());

@@ -7,7 +7,7 @@ import type { Store } from '../../src/core/store/db.js';
 import { compiledOnce, MAX_TEMPLATES_PER_QUERY, prepared, preparedInsert } from '../../src/core/store/prepared.js';
 import { coreMigrations } from '../../src/core/migrations.js';
 import { migrate } from '../../src/core/store/migrations.js';
-import { engine, storeOptions } from '../support/harness.js';
+import { engine, storeOptions } from '../harness/harness.js';
 
 let store: Store;
 beforeAll(async () => {

@@ -7,16 +7,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReport, runContract } from '@cloudapi/contract';
 import { startMock } from '@cloudapi/mock';
-import { prepareAreas, tags, unexpectedFailures } from '../support/area-contracts.js';
-import { startTestServer, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { failures, tags } from '../harness/area-contracts.js';
+import { startTestServer, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 type Mock = Awaited<ReturnType<typeof startMock>>;
 let t: TestServer;
 const started: Array<{ stop(): Promise<unknown> | unknown }> = [];
 beforeAll(async () => {
   t = await startTestServer({ name: 'proxy' });
-  await prepareAreas(t.as('full'));
 });
 afterAll(async () => {
   for (const s of started.reverse()) await s.stop();
@@ -66,7 +65,7 @@ describe('the mock as a validating proxy in front of the server', () => {
     const result = await runContract({ baseUrl: proxy.baseUrl, token: TOKENS.full.token, only: tags, allowDestructive: true, timeoutMs: 60_000 });
     const report = formatReport(result, { verbose: true });
     expect(result.target, report).toBe('implementation');
-    expect(unexpectedFailures(result), report).toEqual([]);
+    expect(failures(result), report).toEqual([]);
     const stats = proxy.stats();
     // Every request of the run went through the proxy and was checked there.
     expect(stats.exchanges).toBeGreaterThan(result.operations.length);

@@ -2,7 +2,7 @@
 // at once leave exactly one winner: the same unique tag label, and the same volume's last free
 // state change (two resizes of one active volume to the same size).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../harness/harness.js';
 
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
 let pair: Awaited<ReturnType<typeof spawnServersOnOnePostgres>> | undefined;

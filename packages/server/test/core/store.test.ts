@@ -4,13 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import * as areas from '../../src/areas/index.js';
-import { NOT_YET_IMPLEMENTED } from '../../src/areas/not-yet-implemented.js';
 import { buildRegistry } from '../../src/core/registry.js';
 import { forUpdate, openStore } from '../../src/core/store/db.js';
 import { prepared } from '../../src/core/store/prepared.js';
 import type { Store } from '../../src/core/store/db.js';
 import { migrate } from '../../src/core/store/migrations.js';
-import { engine, storeOptions } from '../support/harness.js';
+import { engine, storeOptions } from '../harness/harness.js';
 
 let store: Store;
 /** A second connection (SQLite) or pool (PostgreSQL) on the same data: it sees only what is committed. */
@@ -18,7 +17,7 @@ let other: Store;
 beforeAll(async () => {
   const options = await storeOptions('store');
   store = await openStore({ ...options, dataDir: options.dataDir! });
-  await migrate(store.db, buildRegistry(Object.values(areas), NOT_YET_IMPLEMENTED).migrations);
+  await migrate(store.db, buildRegistry(Object.values(areas)).migrations);
   other = await openStore({ ...options, dataDir: options.dataDir! });
 });
 afterAll(async () => {

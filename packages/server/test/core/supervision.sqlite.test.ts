@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageDir, requireBuilt, tempDir, writeTokensFile } from '../support/harness.js';
+import { packageDir, requireBuilt, tempDir, writeTokensFile } from '../harness/harness.js';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterAll(() => { for (const child of children) if (child.exitCode === null) child.kill('SIGKILL'); });

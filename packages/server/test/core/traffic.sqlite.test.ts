@@ -7,8 +7,8 @@ import { createClient, readRateLimit } from '@cloudapi/client';
 import { formatReport, runContract } from '@cloudapi/contract';
 import type { RetryEvent } from '@cloudapi/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServer, startTestServer, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { spawnServer, startTestServer, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 /** What these tests read of a contract kit run's result. */
 interface KitResult {

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with the benchmark (no declarations)
 import { measureStall } from '../../scripts/stall.mjs';
-import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
-import type { ServerProcess } from '../support/harness.js';
+import { spawnServer, storeOptions, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
+import type { ServerProcess } from '../harness/harness.js';
 
 let server: ServerProcess;
 let baseUrl: string;

@@ -2,8 +2,8 @@
 // their records, the zone import by AXFR and the zone file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zonefile from 'dns-zonefile';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 import { startNameServer } from './nameserver.js';
 import type { NameServer } from './nameserver.js';
 

@@ -2,7 +2,7 @@
 // PostgreSQL: exactly one wins each time. A domain name is unique in SQL; the rules among a
 // domain's records (a CNAME's name, a null MX alone) are checked with the domain's row locked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../harness/harness.js';
 
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };
 let pair: Awaited<ReturnType<typeof spawnServersOnOnePostgres>> | undefined;

@@ -1,8 +1,8 @@
 // X-Filter on the reference server, on the engine of this project (sqlite or postgres): each rule
 // of "Filtering and sorting", the 400s that name X-Filter, and pages counted after filtering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 const filtered = (path: string, filter: unknown, query: Record<string, string | number> = {}) =>

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { encodeFilterHeader } from '@cloudapi/spec/filters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 const RUNS = 150;
 const HOSTILE_TEXT = ["'", "''", '"', "o'reilly", "'; DROP TABLE volumes; --", '/* x */', '%', '_', '\\', 'SELECT * FROM taggings', 'OR 1=1', 'null', '__proto__', 'Ünïcödé', '数据库', '🙂', 'a\u200Bb', ''];

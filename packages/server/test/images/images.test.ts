@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { createClient } from '@cloudapi/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/core/catalogue.js';
-import { startTestServer, testClock, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, testClock, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const catalogue = loadCatalogue();

@@ -5,8 +5,8 @@ import { expect } from 'vitest';
 import * as areas from '../../src/areas/index.js';
 import { defineArea } from '../../src/core/area.js';
 import type { ComputeDirectory, InstanceSummary } from '../../src/core/services.js';
-import { startTestServer } from '../support/harness.js';
-import type { Answer, TestClock, TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { Answer, TestClock, TestServer } from '../harness/harness.js';
 
 export const INSTANCES: InstanceSummary[] = [
   { id: 123, label: 'web-1', region: 'us-east', group: 'web', ipv4: ['192.0.2.10'] },

@@ -3,8 +3,8 @@
 // a stand-in Compute directory with two instances (test/managed/fake-computes.ts).
 import { createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testClock } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { testClock } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 import { ok, startServerWithInstances } from './fake-computes.js';
 
 let t: TestServer;

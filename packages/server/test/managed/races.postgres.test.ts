@@ -2,7 +2,7 @@
 // label (create and rename), the account's one SSH key made on first read, and a ticket's close.
 // (One file for both areas: each pair of server processes costs seconds to start.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../harness/harness.js';
 
 const json = async (answer: Response): Promise<any> => answer.json();
 const headers = { authorization: `Bearer ${TOKENS.full.token}`, 'content-type': 'application/json' };

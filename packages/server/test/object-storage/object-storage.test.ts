@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock, TOKENS } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, testClock, TOKENS } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 import { CLUSTER, createBucket, ensureCurl, objectUrl, putObject } from './support.js';
 
 let t: TestServer;

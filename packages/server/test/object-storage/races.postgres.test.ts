@@ -2,7 +2,7 @@
 // per cluster (buckets belong to the account), an object written while its bucket is deleted, one
 // certificate per bucket. Each request pair is sent to both processes at once, for several rounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnServersOnOnePostgres, TOKENS } from '../support/harness.js';
+import { spawnServersOnOnePostgres, TOKENS } from '../harness/harness.js';
 
 const as = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 const full = as(TOKENS.full.token);

@@ -2,8 +2,8 @@
 // issues, and the real `curl` binary (installed with apt-get when missing and this runs as root).
 import { spawnSync } from 'node:child_process';
 import { expect } from 'vitest';
-import type { Api } from '../support/harness.js';
-import { canInstall } from '../support/postgres.js';
+import type { Api } from '../harness/harness.js';
+import { canInstall } from '../harness/postgres.js';
 
 export const CLUSTER = 'us-east-1';
 

@@ -1,8 +1,8 @@
 // Regions: the read-only catalogue of data center regions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/core/catalogue.js';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 const catalogue = loadCatalogue();
 let t: TestServer;

@@ -1,7 +1,7 @@
 // Tags: one test per rule of the requirements (and the spec's decisions) for tags.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 

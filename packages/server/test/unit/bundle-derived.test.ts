@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../../src/core/spec.js';
-import { startTestServer, tempDir } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, tempDir } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { loadCatalogue } from '../../src/core/catalogue.js';
 import { loadBundle } from '../../src/core/spec.js';
-import { examples as examplesOf, objectsIn } from '../support/examples.js';
+import { examples as examplesOf, objectsIn } from '../harness/examples.js';
 
 const document = loadBundle();
 const views = createSchemaViews(document);

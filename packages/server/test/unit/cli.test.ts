@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binPath, requireBuilt, spawnServer, tempDir, TOKENS, writeTokensFile } from '../support/harness.js';
+import { binPath, requireBuilt, spawnServer, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
 
 const run = (args: string[], env: Record<string, string> = {}) => {
   requireBuilt();

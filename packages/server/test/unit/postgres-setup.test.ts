@@ -1,10 +1,10 @@
-// The tests' PostgreSQL set-up (test/support/postgres.ts): finds the binaries where Debian puts
+// The tests' PostgreSQL set-up (test/harness/postgres.ts): finds the binaries where Debian puts
 // them, installs them when missing and it may, and otherwise fails saying how to get them.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensurePostgres, findPostgres, POSTGRES_HINT, searchDirs } from '../support/postgres.js';
-import { tempDir } from '../support/harness.js';
+import { ensurePostgres, findPostgres, POSTGRES_HINT, searchDirs } from '../harness/postgres.js';
+import { tempDir } from '../harness/harness.js';
 
 function fakeBinDir(): string {
   const dir = path.join(tempDir('pg-bin'), 'bin');

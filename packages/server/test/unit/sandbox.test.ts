@@ -12,8 +12,8 @@ import { loadCatalogue } from '../../src/core/catalogue.js';
 import { describeBundle, loadBundle } from '../../src/core/spec.js';
 import { startZoneServer } from '../../src/sandbox/nameserver.js';
 import { hostKey, loadSandboxWorld } from '../../src/sandbox/world.js';
-import { examples, objectsIn } from '../support/examples.js';
-import { startTestServer } from '../support/harness.js';
+import { examples, objectsIn } from '../harness/examples.js';
+import { startTestServer } from '../harness/harness.js';
 
 const world = loadSandboxWorld();
 const document = loadBundle();

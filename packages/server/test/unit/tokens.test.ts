@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bearerToken, hasScope, loadTokensFile } from '../../src/core/auth.js';
 import { describeBundle, loadBundle } from '../../src/core/spec.js';
-import { tempDir } from '../support/harness.js';
+import { tempDir } from '../harness/harness.js';
 
 const spec = describeBundle(loadBundle());
 const dir = tempDir('tokens-unit');

@@ -1,7 +1,7 @@
 // Volumes: one test per rule of the requirements (and of the spec's decisions) for volumes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testClock, withTransitions } from '../support/harness.js';
-import type { TestServer } from '../support/harness.js';
+import { startTestServer, testClock, withTransitions } from '../harness/harness.js';
+import type { TestServer } from '../harness/harness.js';
 
 let t: TestServer;
 const clock = testClock(0);

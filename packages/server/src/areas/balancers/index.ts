@@ -6,7 +6,7 @@ import type { HandlerContext } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
-import type { TaggableKind } from '../../core/services.js';
+import { isUniqueViolation } from '../../core/store/constraints.js';
 import { forUpdate } from '../../core/store/db.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
@@ -15,7 +15,7 @@ import { migrations } from './migrations.js';
 import { applySettings } from './settings.js';
 import type { SettingsInput } from './settings.js';
 import { balancerStats } from './stats.js';
-import { BALANCER_KIND, findBalancer, toBalancers, toConfigs, toNode } from './store.js';
+import { BALANCER_KIND, balancerStore, toBalancers, toConfigs, toNode } from './store.js';
 import type { BalancerNode, BalancerRow, ConfigRow, ConfigSettings, NodeRow } from './store.js';
 
 /** The region capability a balancer needs (from the catalogue's regions). */
@@ -25,12 +25,6 @@ const DEFAULT_NODE = { mode: 'accept', weight: 100 } as const;
 
 type Ctx = Pick<HandlerContext, 'db' | 'clock'>;
 type NodeInput = { address?: string | null; label?: string | null; mode?: BalancerNode['mode'] | null; weight?: number | null };
-
-/** A unique constraint refused the write (SQLite or PostgreSQL): the request lost to another. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /** Runs a write whose unique constraint on `field` may refuse it, answering 400 naming `field`. */
 async function unique<T>(work: () => Promise<T>, reason: string, field: string): Promise<T> {
@@ -46,7 +40,7 @@ const labelTaken = (label: string) => `A balancer labelled "${label}" already ex
 const portTaken = (port: number) => `Port ${port} is already used by another config of this balancer`;
 
 async function balancerOrNotFound(db: Db | Trx, id: number): Promise<BalancerRow> {
-  const row = await findBalancer(db, id);
+  const row = await balancerStore.find(db, id);
   if (!row) throw notFound(`Balancer ${id} does not exist`);
   return row;
 }
@@ -71,9 +65,7 @@ async function nodeOrNotFound(db: Db | Trx, balancerId: number, configId: number
   return row;
 }
 
-async function shownBalancer(db: Db | Trx, row: BalancerRow) {
-  return (await toBalancers(db, [row]))[0]!;
-}
+const shownBalancer = (row: BalancerRow) => toBalancers([row])[0]!;
 
 async function shownConfig(ctx: Ctx, db: Db | Trx, row: ConfigRow) {
   return (await toConfigs(db, [row], ctx.clock))[0]!;
@@ -128,20 +120,6 @@ async function writeSettings(trx: Trx, config: ConfigRow, input: SettingsInput):
   );
 }
 
-export const balancerTaggable: TaggableKind = {
-  type: BALANCER_KIND,
-  field: 'balancers',
-  entity: BALANCER_KIND,
-  async existing(db, ids) {
-    const rows = ids.length ? await db.selectFrom('balancers').select('id').where('id', 'in', ids).execute() : [];
-    return new Set(rows.map((r) => r.id));
-  },
-  async load(db, ids) {
-    const rows = ids.length ? await db.selectFrom('balancers').selectAll().where('id', 'in', ids).execute() : [];
-    return new Map((await toBalancers(db, rows)).map((b) => [b.id, b]));
-  },
-};
-
 /** Settings updates and rebuilds give `ssl_cert`/`ssl_key` null its meaning: no certificate. */
 const CERTIFICATE_FIELDS = ['ssl_cert', 'ssl_key'];
 
@@ -149,11 +127,11 @@ export default defineArea({
   name: 'balancers',
   tags: ['Balancers'],
   migrations,
-  taggables: [balancerTaggable],
+  taggables: [balancerStore.taggable],
   handlers: defineHandlers({
-    listBalancers: async (ctx) => paginate(ctx.db.selectFrom('balancers').selectAll().orderBy('id'), ctx.query, (rows) => toBalancers(ctx.db, rows)),
+    listBalancers: async (ctx) => paginate(ctx.db, balancerStore.list(ctx.db), ctx.query, toBalancers),
 
-    getBalancer: async (ctx) => shownBalancer(ctx.db, await balancerOrNotFound(ctx.db, ctx.params.balancerId)),
+    getBalancer: async (ctx) => shownBalancer(await balancerOrNotFound(ctx.db, ctx.params.balancerId)),
 
     // The region must exist and offer balancers; the label is unique on the account (a left-out
     // one is `balancer<id>`); each config of `configs` has its own port and its nodes. All or nothing.
@@ -171,7 +149,7 @@ export default defineArea({
       const row = await ctx.write(async (trx) => {
         const now = ctx.clock.now();
         const values = { region, client_conn_throttle: throttle, created: now, updated: now };
-        let created: BalancerRow | undefined;
+        let created: Omit<BalancerRow, 'tags'> | undefined;
         if (label !== undefined) {
           created = await trx.insertInto('balancers').values({ ...values, label })
             .onConflict((oc) => oc.column('label').doNothing()).returningAll().executeTakeFirst();
@@ -187,7 +165,7 @@ export default defineArea({
         await ctx.recordCreator(trx, BALANCER_KIND, created.id);
         return { ...created, tags: null };
       });
-      return shownBalancer(ctx.db, row);
+      return shownBalancer(row);
     },
 
     // `transfer` is accepted and ignored (the service measures it); `tags` replaces the list.
@@ -204,7 +182,7 @@ export default defineArea({
         if (tags !== undefined) await setTags(trx, BALANCER_KIND, balancerId, tags, ctx.clock.now());
         return balancerOrNotFound(trx, balancerId);
       });
-      return shownBalancer(ctx.db, row);
+      return shownBalancer(row);
     },
 
     // Irreversible: its configs and nodes go with it (foreign keys); its addresses are not reused.
@@ -222,7 +200,7 @@ export default defineArea({
     listBalancerConfigs: async (ctx) => {
       const { balancerId } = ctx.params;
       await balancerOrNotFound(ctx.db, balancerId);
-      return paginate(ctx.db.selectFrom('balancer_configs').selectAll().where('balancer_id', '=', balancerId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows, ctx.clock));
+      return paginate(ctx.db, ctx.db.selectFrom('balancer_configs').selectAll().where('balancer_id', '=', balancerId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows, ctx.clock));
     },
 
     getBalancerConfig: async (ctx) => shownConfig(ctx, ctx.db, await configOrNotFound(ctx.db, ctx.params.balancerId, ctx.params.configId)),
@@ -293,7 +271,7 @@ export default defineArea({
       const { balancerId, configId } = ctx.params;
       await configOrNotFound(ctx.db, balancerId, configId);
       const now = ctx.clock.now();
-      return paginate(ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx.query, (rows) => rows.map((r) => toNode(r, now)));
+      return paginate(ctx.db, ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx.query, (rows) => rows.map((r) => toNode(r, now)));
     },
 
     getBalancerNode: async (ctx) => {

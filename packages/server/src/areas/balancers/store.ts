@@ -5,9 +5,10 @@ import type { Generated, Selectable } from 'kysely';
 import type { Clock, StateColumns } from '../../core/clock.js';
 import { settle, timestamp } from '../../core/clock.js';
 import type { Db, Trx } from '../../core/store/db.js';
-import { prepared } from '../../core/store/prepared.js';
 import type { TimestampColumns } from '../../core/store/schema.js';
-import { tagLabels, tagsColumn, tagsOf } from '../../core/tagging.js';
+import { taggableStore } from '../../core/taggable-store.js';
+import type { WithTags } from '../../core/taggable-store.js';
+import { tagLabels } from '../../core/tagging.js';
 
 export type Balancer = components['schemas']['Balancer'];
 export type BalancerConfig = components['schemas']['BalancerConfig'];
@@ -65,7 +66,7 @@ declare module '../../core/store/schema.js' {
   }
 }
 
-export type BalancerRow = Selectable<BalancerTable> & { tags?: string | null };
+export type BalancerRow = WithTags<Selectable<BalancerTable>>;
 export type ConfigRow = Selectable<BalancerConfigTable>;
 export type NodeRow = Selectable<BalancerNodeTable>;
 
@@ -111,20 +112,8 @@ export function certificateFacts(pem: string | null): { ssl_commonname: string; 
 
 // ---- Reads and response shapes -----------------------------------------------------------------
 
-export function selectBalancers(db: Db | Trx) {
-  return db.selectFrom('balancers').selectAll('balancers').select(tagsColumn(db, BALANCER_KIND, 'balancers.id'));
-}
-
-const balancerById = prepared((db, id: number) => selectBalancers(db).where('balancers.id', '=', id));
-
-export async function findBalancer(db: Db | Trx, id: number): Promise<BalancerRow | undefined> {
-  return (await balancerById(db, id))[0];
-}
-
-/** Balancers as the API shows them; tags with the rows, or in one query for a page. */
-export async function toBalancers(db: Db | Trx, rows: BalancerRow[]): Promise<Balancer[]> {
-  const missingTags = rows.filter((r) => r.tags === undefined).map((r) => r.id);
-  const pageTags = missingTags.length ? await tagsOf(db, BALANCER_KIND, missingTags) : new Map<number, string[]>();
+/** Balancers as the API shows them. */
+export function toBalancers(rows: BalancerRow[]): Balancer[] {
   return rows.map((row) => ({
     id: row.id,
     label: row.label,
@@ -137,9 +126,11 @@ export async function toBalancers(db: Db | Trx, rows: BalancerRow[]): Promise<Ba
     client_conn_throttle: row.client_conn_throttle,
     // No traffic passes through this server's balancers: the measured transfer is zero.
     transfer: { in: 0, out: 0, total: 0 },
-    tags: row.tags === undefined ? pageTags.get(row.id) ?? [] : tagLabels(row.tags),
+    tags: tagLabels(row.tags),
   }));
 }
+
+export const balancerStore = taggableStore<Selectable<BalancerTable>, Balancer>({ table: 'balancers', kind: BALANCER_KIND, field: 'balancers', show: (_db, rows) => toBalancers(rows) });
 
 /** Configs as the API shows them: secrets redacted, the health of their nodes counted in one query. */
 export async function toConfigs(db: Db | Trx, rows: ConfigRow[], clock: Clock): Promise<BalancerConfig[]> {

@@ -67,7 +67,7 @@ async function attachVolumes(trx: Trx, computeId: number, configId: number, volu
 export const configHandlers = defineHandlers({
   listComputeConfigs: async (ctx) => {
     await instanceOrNotFound(ctx.db, ctx.params.computeId);
-    return paginate(ctx.db.selectFrom('compute_configs').selectAll().where('compute_id', '=', ctx.params.computeId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows));
+    return paginate(ctx.db, ctx.db.selectFrom('compute_configs').selectAll().where('compute_id', '=', ctx.params.computeId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows));
   },
 
   getComputeConfig: async (ctx) => shown(ctx.db, await configOrNotFound(ctx.db, ctx.params.computeId, ctx.params.configId)),

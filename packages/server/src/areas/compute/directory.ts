@@ -1,8 +1,8 @@
 // What Compute tells other areas: instances (Volumes, Managed), where a volume goes (volumes.ts),
-// disks (Images captures them), and instances as taggable objects (Tags).
-import type { ComputeDirectory, InstanceSummary, TaggableKind } from '../../core/services.js';
+// and disks (Images captures them).
+import type { ComputeDirectory, InstanceSummary } from '../../core/services.js';
 import { addresses } from './model.js';
-import { COMPUTE_KIND, findInstance, selectInstances, toInstances } from './store.js';
+import { findInstance } from './store.js';
 import type { InstanceRow } from './store.js';
 import { placeVolume } from './volumes.js';
 
@@ -37,17 +37,3 @@ export const computes: ComputeDirectory = {
   },
 };
 
-export const computeTaggable: TaggableKind = {
-  type: COMPUTE_KIND,
-  field: 'computes',
-  entity: COMPUTE_KIND,
-  async existing(db, ids) {
-    const rows = ids.length ? await db.selectFrom('compute_instances').select('id').where('id', 'in', ids).execute() : [];
-    return new Set(rows.map((r) => r.id));
-  },
-  async load(db, ids, deps) {
-    const rows = ids.length ? await selectInstances(db).where('compute_instances.id', 'in', ids).execute() : [];
-    const instances = await toInstances(db, rows, deps.clock);
-    return new Map(instances.map((i) => [i.id, i]));
-  },
-};

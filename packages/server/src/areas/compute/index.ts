@@ -4,15 +4,16 @@
 import { defineArea } from '../../core/area.js';
 import { backupHandlers } from './backups.js';
 import { configHandlers } from './configs.js';
-import { computes, computeTaggable } from './directory.js';
+import { computes } from './directory.js';
 import { instanceHandlers } from './instances.js';
 import { migrations } from './migrations.js';
+import { instanceStore } from './store.js';
 
 export default defineArea({
   name: 'compute',
   tags: ['Compute'],
   migrations,
-  taggables: [computeTaggable],
+  taggables: [instanceStore.taggable],
   provides: { computes },
   handlers: { ...instanceHandlers, ...configHandlers, ...backupHandlers },
 });

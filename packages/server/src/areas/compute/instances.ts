@@ -18,7 +18,7 @@ import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAG
 import type { InstanceType } from './model.js';
 import { changeState, checkDevices, checkInterfaces, lockInstance, requireRegion, requireSteady, requireType, requireVlanRoom } from './rules.js';
 import { statsOf, transferOf, transferOfMonth } from './stats.js';
-import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, json, shownInstance, toInstances } from './store.js';
+import { COMPUTE_KIND, configsOf, disksOf, findInstance, instanceOrNotFound, instanceStore, json, shownInstance, toInstances } from './store.js';
 import type { Alerts, InstanceRow, InstanceStatus } from './store.js';
 import { replanFailingBoots, startBoot, startRescue } from './watchdog.js';
 
@@ -148,7 +148,7 @@ const interfacesOf = (contents: Contents) => contents.configs.flatMap((c) => jso
 const freeDisk = async (trx: Trx, row: InstanceRow) => requireType(row.type).disk - sizeOf(await disksOf(trx, row.id));
 
 export const instanceHandlers = defineHandlers({
-  listComputeInstances: async (ctx) => paginate(ctx.db.selectFrom('compute_instances').selectAll().orderBy('id'), ctx.query, (rows) => toInstances(ctx.db, rows, ctx.clock)),
+  listComputeInstances: async (ctx) => paginate(ctx.db, instanceStore.list(ctx.db), ctx.query, (rows) => toInstances(rows, ctx.clock)),
 
   getComputeInstance: async (ctx) => shownInstance(ctx.db, await instanceOrNotFound(ctx.db, ctx.params.computeId), ctx.clock),
 
@@ -346,7 +346,7 @@ export const instanceHandlers = defineHandlers({
     await instanceOrNotFound(ctx.db, computeId);
     const volumes = ctx.services.taggables.get('volume');
     if (!volumes) throw new Error('The Volumes area is not registered');
-    return paginate(ctx.db.selectFrom('volumes').select('id').where('compute_id', '=', computeId).orderBy('id'), ctx.query, async (rows) => {
+    return paginate(ctx.db, ctx.db.selectFrom('volumes').select('id').where('compute_id', '=', computeId).orderBy('id'), ctx.query, async (rows) => {
       const loaded = await volumes.load(ctx.db, rows.map((r) => r.id), ctx);
       return rows.map((r) => loaded.get(r.id)) as never[];
     });

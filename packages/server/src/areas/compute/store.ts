@@ -7,7 +7,9 @@ import { settle, timestamp } from '../../core/clock.js';
 import { notFound } from '../../core/errors.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import type { TimestampColumns } from '../../core/store/schema.js';
-import { tagLabels, tagsColumn, tagsOf } from '../../core/tagging.js';
+import { taggableStore } from '../../core/taggable-store.js';
+import type { WithTags } from '../../core/taggable-store.js';
+import { tagLabels } from '../../core/tagging.js';
 import { addresses, instanceType, SLOTS } from './model.js';
 import type { Slot } from './model.js';
 
@@ -111,7 +113,7 @@ declare module '../../core/store/schema.js' {
   }
 }
 
-export type InstanceRow = Selectable<InstanceTable> & { tags?: string | null };
+export type InstanceRow = WithTags<Selectable<InstanceTable>>;
 export type DiskRow = Selectable<DiskTable>;
 export type ConfigRow = Selectable<ConfigTable>;
 export type BackupRow = Selectable<BackupTable>;
@@ -131,12 +133,8 @@ export const json = <T>(text: string): T => JSON.parse(text) as T;
 
 // ---- instances --------------------------------------------------------------------------------
 
-export function selectInstances(db: Db | Trx) {
-  return db.selectFrom('compute_instances').selectAll('compute_instances').select(tagsColumn(db, COMPUTE_KIND, 'compute_instances.id'));
-}
-
 export async function findInstance(db: Db | Trx, id: number): Promise<InstanceRow | undefined> {
-  return selectInstances(db).where('compute_instances.id', '=', id).executeTakeFirst();
+  return instanceStore.find(db, id);
 }
 
 export async function instanceOrNotFound(db: Db | Trx, id: number): Promise<InstanceRow> {
@@ -150,11 +148,9 @@ export function specsOf(type: string) {
   return { disk: t?.disk ?? 0, memory: t?.memory ?? 0, vcpus: t?.vcpus ?? 0, transfer: t?.transfer ?? 0 };
 }
 
-/** Rows as the API shows them; tags with the rows, or (a page) in one query. */
-export async function toInstances(db: Db | Trx, rows: InstanceRow[], clock: Clock): Promise<Instance[]> {
+/** Rows as the API shows them. */
+export function toInstances(rows: InstanceRow[], clock: Clock): Instance[] {
   const now = clock.now();
-  const missing = rows.filter((r) => r.tags === undefined).map((r) => r.id);
-  const pageTags = missing.length ? await tagsOf(db, COMPUTE_KIND, missing) : new Map<number, string[]>();
   return rows.map((row) => ({
     id: row.id,
     label: row.label,
@@ -162,7 +158,7 @@ export async function toInstances(db: Db | Trx, rows: InstanceRow[], clock: Cloc
     image: row.image,
     type: row.type,
     group: row.group_name,
-    tags: row.tags === undefined ? pageTags.get(row.id) ?? [] : tagLabels(row.tags),
+    tags: tagLabels(row.tags),
     status: settle(row, now),
     hypervisor: 'kvm',
     created: timestamp(row.created),
@@ -175,9 +171,13 @@ export async function toInstances(db: Db | Trx, rows: InstanceRow[], clock: Cloc
   }));
 }
 
-export async function shownInstance(db: Db | Trx, row: InstanceRow, clock: Clock): Promise<Instance> {
-  return (await toInstances(db, [row], clock))[0]!;
+export async function shownInstance(_db: Db | Trx, row: InstanceRow, clock: Clock): Promise<Instance> {
+  return toInstances([row], clock)[0]!;
 }
+
+export const instanceStore = taggableStore<Selectable<InstanceTable>, Instance>({
+  table: 'compute_instances', kind: COMPUTE_KIND, field: 'computes', show: (_db, rows, deps) => toInstances(rows, deps.clock),
+});
 
 // ---- disks and profiles -------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ import { defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
-import type { TaggableKind } from '../../core/services.js';
+import { isUniqueViolation } from '../../core/store/constraints.js';
 import { forUpdate } from '../../core/store/db.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
@@ -15,12 +15,12 @@ import { importedZone } from './import.js';
 import { migrations } from './migrations.js';
 import { checkAmongOthers, checkComplete, mergedRecord, recordValues, roundDomainTiming } from './records.js';
 import type { RecordInput } from './records.js';
-import { DOMAIN_KIND, findDomain, recordsOf, selectDomains, toDomains, toRecord } from './store.js';
+import { DOMAIN_KIND, domainStore, recordsOf, toDomains, toRecord } from './store.js';
 import type { Domain, DomainRow, DomainTable, RecordValues } from './store.js';
 import { nextSerial, renderZone } from './zonefile.js';
 
 async function domainOrNotFound(db: Db | Trx, id: number): Promise<DomainRow> {
-  const row = await findDomain(db, id);
+  const row = await domainStore.find(db, id);
   if (!row) throw notFound(`Domain ${id} does not exist`);
   return row;
 }
@@ -39,10 +39,7 @@ async function lockDomain(trx: Trx, id: number): Promise<DomainRow> {
   return domainOrNotFound(trx, id);
 }
 
-async function shown(db: Db | Trx, row: DomainRow): Promise<Domain> {
-  const [domain] = await toDomains(db, [row]);
-  return domain!;
-}
+const shown = (row: DomainRow): Domain => toDomains([row])[0]!;
 
 /** Renders an active domain's zone from what the transaction holds; a disabled one keeps its last. */
 async function render(trx: Trx, id: number, now: number): Promise<void> {
@@ -54,8 +51,6 @@ async function render(trx: Trx, id: number, now: number): Promise<void> {
 }
 
 const hostedAlready = (domain: string) => badRequest(`The domain ${domain} is already hosted on the platform`, 'domain');
-const UNIQUE_VIOLATION = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
-const isUniqueViolation = (error: unknown) => UNIQUE_VIOLATION.has((error as { code?: string }).code ?? '');
 
 /** A write that adds or renames a domain: a name hosted anywhere already is a 400 naming `domain`. */
 async function writeUniqueDomain<T>(ctx: HandlerContext, domain: string, work: (trx: Trx) => Promise<T>): Promise<T> {
@@ -113,29 +108,15 @@ async function recordOrNotFound(db: Db | Trx, domainId: number, recordId: number
   return row;
 }
 
-export const domainTaggable: TaggableKind = {
-  type: DOMAIN_KIND,
-  field: 'domains',
-  entity: DOMAIN_KIND,
-  async existing(db, ids) {
-    const rows = ids.length ? await db.selectFrom('domains').select('id').where('id', 'in', ids).execute() : [];
-    return new Set(rows.map((r) => r.id));
-  },
-  async load(db, ids) {
-    const rows = ids.length ? await selectDomains(db).where('domains.id', 'in', ids).execute() : [];
-    return new Map((await toDomains(db, rows)).map((d) => [d.id, d]));
-  },
-};
-
 export default defineArea({
   name: 'domains',
   tags: ['Domains'],
   migrations,
-  taggables: [domainTaggable],
+  taggables: [domainStore.taggable],
   handlers: defineHandlers({
-    listDomains: async (ctx) => paginate(ctx.db.selectFrom('domains').selectAll().orderBy('id'), ctx.query, (rows) => toDomains(ctx.db, rows)),
+    listDomains: async (ctx) => paginate(ctx.db, domainStore.list(ctx.db), ctx.query, (rows) => domainStore.show(ctx.db, rows, ctx)),
 
-    getDomain: async (ctx) => shown(ctx.db, await domainOrNotFound(ctx.db, ctx.params.domainId)),
+    getDomain: async (ctx) => shown(await domainOrNotFound(ctx.db, ctx.params.domainId)),
 
     // The schema holds the master/slave rule of a create; the name is unique in SQL.
     createDomain: async (ctx) => {
@@ -148,7 +129,7 @@ export default defineArea({
       };
       checkTypeRules(values.type, values.soa_email, body.master_ips ?? []);
       const id = await writeUniqueDomain(ctx, domain, (trx) => insertDomain(trx, ctx, values, body.tags ?? [], []));
-      return shown(ctx.db, await domainOrNotFound(ctx.db, id));
+      return shown(await domainOrNotFound(ctx.db, id));
     },
 
     // The zone is transferred before anything is written; a refused or broken transfer writes nothing.
@@ -170,7 +151,7 @@ export default defineArea({
       };
       const records = zone.records.map((input) => recordValues(domain, input, undefined));
       const id = await writeUniqueDomain(ctx, domain, (trx) => insertDomain(trx, ctx, values, [], records));
-      return shown(ctx.db, await domainOrNotFound(ctx.db, id));
+      return shown(await domainOrNotFound(ctx.db, id));
     },
 
     // The domain as it stands after the update must meet its type's rule.
@@ -199,7 +180,7 @@ export default defineArea({
         await render(trx, domainId, now);
         return domainOrNotFound(trx, domainId);
       });
-      return shown(ctx.db, row);
+      return shown(row);
     },
 
     // Irreversible: the records go with it.
@@ -225,7 +206,7 @@ export default defineArea({
         const records = (await recordsOf(trx, sourceId)).map(({ id: _r, domain_id: _d, created: _c, updated: _u, ...values }) => values);
         return insertDomain(trx, ctx, { ...settings, domain }, tagLabels(tags ?? null), records);
       });
-      return shown(ctx.db, await domainOrNotFound(ctx.db, id));
+      return shown(await domainOrNotFound(ctx.db, id));
     },
 
     getDomainZoneFile: async (ctx) => {
@@ -236,7 +217,7 @@ export default defineArea({
     listDomainRecords: async (ctx) => {
       const { domainId } = ctx.params;
       await domainOrNotFound(ctx.db, domainId);
-      return paginate(ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx.query, (rows) => rows.map(toRecord));
+      return paginate(ctx.db, ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx.query, (rows) => rows.map(toRecord));
     },
 
     getDomainRecord: async (ctx) => toRecord(await recordOrNotFound(ctx.db, ctx.params.domainId, ctx.params.recordId)),

@@ -3,9 +3,10 @@ import type { components } from '@cloudapi/types';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import { timestamp } from '../../core/clock.js';
 import type { Db, Trx } from '../../core/store/db.js';
-import { prepared } from '../../core/store/prepared.js';
 import type { TimestampColumns } from '../../core/store/schema.js';
-import { tagLabels, tagsColumn, tagsOf } from '../../core/tagging.js';
+import { taggableStore } from '../../core/taggable-store.js';
+import type { WithTags } from '../../core/taggable-store.js';
+import { tagLabels } from '../../core/tagging.js';
 
 export type Domain = components['schemas']['Domain'];
 export type DomainRecord = components['schemas']['DomainRecord'];
@@ -55,28 +56,15 @@ declare module '../../core/store/schema.js' {
   }
 }
 
-export type DomainRow = Selectable<DomainTable> & { tags?: string | null };
+export type DomainRow = WithTags<Selectable<DomainTable>>;
 export type RecordRow = Selectable<DomainRecordTable>;
 /** What a record holds, without its keys and times. */
 export type RecordValues = Omit<Insertable<DomainRecordTable>, 'id' | 'domain_id' | 'created' | 'updated'>;
 
 export const DOMAIN_KIND = 'domain';
 
-/** Domains with their tags, for reads of a few domains. */
-export function selectDomains(db: Db | Trx) {
-  return db.selectFrom('domains').selectAll('domains').select(tagsColumn(db, DOMAIN_KIND, 'domains.id'));
-}
-
-const domainById = prepared((db, id: number) => selectDomains(db).where('domains.id', '=', id));
-
-export async function findDomain(db: Db | Trx, id: number): Promise<DomainRow | undefined> {
-  return (await domainById(db, id))[0];
-}
-
-/** Rows as the API shows them; rows read without tags (a list page) get theirs in one query. */
-export async function toDomains(db: Db | Trx, rows: DomainRow[]): Promise<Domain[]> {
-  const missing = rows.filter((r) => r.tags === undefined).map((r) => r.id);
-  const pageTags = missing.length ? await tagsOf(db, DOMAIN_KIND, missing) : new Map<number, string[]>();
+/** Rows as the API shows them. */
+export function toDomains(rows: DomainRow[]): Domain[] {
   return rows.map((row) => ({
     id: row.id,
     domain: row.domain,
@@ -84,7 +72,7 @@ export async function toDomains(db: Db | Trx, rows: DomainRow[]): Promise<Domain
     status: row.status,
     description: row.description,
     group: row.display_group,
-    tags: row.tags === undefined ? pageTags.get(row.id) ?? [] : tagLabels(row.tags),
+    tags: tagLabels(row.tags),
     soa_email: row.soa_email,
     master_ips: JSON.parse(row.master_ips) as string[],
     axfr_ips: JSON.parse(row.axfr_ips) as string[],
@@ -94,6 +82,8 @@ export async function toDomains(db: Db | Trx, rows: DomainRow[]): Promise<Domain
     expire_sec: row.expire_sec as Domain['expire_sec'],
   }));
 }
+
+export const domainStore = taggableStore<Selectable<DomainTable>, Domain>({ table: 'domains', kind: DOMAIN_KIND, field: 'domains', show: (_db, rows) => toDomains(rows) });
 
 export function toRecord(row: RecordRow): DomainRecord {
   return {

@@ -7,11 +7,12 @@ import type { HandlerContext } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { InstanceSummary } from '../../core/services.js';
+import { isUniqueViolation } from '../../core/store/constraints.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { pageBounds, paginate } from '../../core/store/pagination.js';
 import { migrations } from './migrations.js';
 import {
-  hashSecret, isUniqueViolation, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
+  hashSecret, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
 } from './store.js';
 
 const credentialColumns = ['id', 'label', 'last_decrypted'] as const;
@@ -51,7 +52,7 @@ export default defineArea({
   tags: ['Managed'],
   migrations,
   handlers: defineHandlers({
-    listManagedContacts: async (ctx) => paginate(ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact)),
+    listManagedContacts: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact)),
 
     // No field is required by the schema, but a contact is someone to alert at an address, and
     // the response always shows `name` and `email`: both are needed to create one.
@@ -100,7 +101,7 @@ export default defineArea({
       return {};
     },
 
-    listManagedCredentials: async (ctx) => paginate(ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential)),
+    listManagedCredentials: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential)),
 
     // The label is unique: the constraint decides between two creates at once.
     createManagedCredential: async (ctx) => {
@@ -169,7 +170,7 @@ export default defineArea({
       return { ssh_key: row.ssh_key };
     },
 
-    listManagedIssues: async (ctx) => paginate(ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue)),
+    listManagedIssues: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue)),
 
     getManagedIssue: async (ctx) => {
       const { issueId } = ctx.params;
@@ -178,7 +179,7 @@ export default defineArea({
       return toIssue(row);
     },
 
-    listManagedServices: async (ctx) => paginate(ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now())),
+    listManagedServices: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now())),
 
     // Monitoring starts: `pending` until the first check, the clock's transition time, then `ok`.
     // The schema decides when `region` is required; here it must name a region, and every

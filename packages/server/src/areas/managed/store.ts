@@ -177,11 +177,6 @@ function u32(n: number): Buffer {
   return b;
 }
 
-/** True for a unique-constraint violation on either engine. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * Records the managed issue a ticket reports (a ticket opened with `managed_issue: true`): its

@@ -8,9 +8,10 @@ import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate, paginateList } from '../../core/store/pagination.js';
+import { isForeignKeyViolation } from '../../core/store/constraints.js';
 import { listObjects } from './listing.js';
 import { migrations } from './migrations.js';
-import { isForeignKeyViolation, monthOf, objectUrlRoutes, presignedPath } from './presigned.js';
+import { monthOf, objectUrlRoutes, presignedPath } from './presigned.js';
 import type { UrlMethod } from './presigned.js';
 import { aclXml, BUCKET_LABEL, bucketOrNotFound, toAccessKey, toBucket, toBuckets } from './store.js';
 import type { BucketAccess, BucketRow } from './store.js';
@@ -58,11 +59,11 @@ export default defineArea({
 
     getObjectStorageCluster: async (ctx) => requireCluster(ctx, ctx.params.clusterId),
 
-    listBuckets: async (ctx) => paginate(ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows)),
+    listBuckets: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows)),
 
     listClusterBuckets: async (ctx) => {
       requireCluster(ctx, ctx.params.clusterId);
-      return paginate(ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
+      return paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
     },
 
     // Buckets belong to the account. A label another account holds (the sandbox world's) is a 400
@@ -184,7 +185,7 @@ export default defineArea({
       return {};
     },
 
-    listAccessKeys: async (ctx) => paginate(ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey)),
+    listAccessKeys: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey)),
 
     getAccessKey: async (ctx) => {
       const row = await ctx.db.selectFrom('access_keys').selectAll().where('id', '=', ctx.params.keyId).executeTakeFirst();

@@ -16,6 +16,7 @@ import type { AreaDeps } from '../../core/area.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError, forbidden, notFound } from '../../core/errors.js';
 import type { Db, Trx } from '../../core/store/db.js';
+import { isForeignKeyViolation } from '../../core/store/constraints.js';
 
 export const OBJECT_URL_PATH = '/object-storage-urls';
 /** The largest object a pre-signed URL takes (objects live in the database). */
@@ -163,8 +164,3 @@ export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Pro
   });
 }
 
-/** A foreign key refused the write (PostgreSQL 23503, SQLite SQLITE_CONSTRAINT_FOREIGNKEY). */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}

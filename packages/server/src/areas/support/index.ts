@@ -43,6 +43,7 @@ export default defineArea({
   handlers: defineHandlers({
     // Open tickets (`new` and `open`) first, then closed ones; newest first within each.
     listSupportTickets: async (ctx) => paginate(
+      ctx.db,
       ctx.db.selectFrom('support_tickets').selectAll()
         .orderBy(OPEN_FIRST).orderBy('id', 'desc'),
       ctx.query,
@@ -94,7 +95,7 @@ export default defineArea({
     listTicketReplies: async (ctx) => {
       const { ticketId } = ctx.params;
       await ticketOrNotFound(ctx.db, ticketId);
-      return paginate(ctx.db.selectFrom('ticket_replies').selectAll().where('ticket_id', '=', ticketId).orderBy('id'), ctx.query, (rows) => rows.map(toReply));
+      return paginate(ctx.db, ctx.db.selectFrom('ticket_replies').selectAll().where('ticket_id', '=', ticketId).orderBy('id'), ctx.query, (rows) => rows.map(toReply));
     },
 
     createTicketReply: async (ctx) => {

@@ -6,13 +6,12 @@ import type { HandlerContext } from '../../core/area.js';
 import { inState, settle, transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
-import type { TaggableKind } from '../../core/services.js';
-import type { Trx } from '../../core/store/db.js';
+import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { preparedInsert } from '../../core/store/prepared.js';
 import { joinTagLabels, setTags, untagObject } from '../../core/tagging.js';
 import { migrations } from './migrations.js';
-import { findVolume, toVolumes, VOLUME_KIND } from './store.js';
+import { volumeStore, VOLUME_KIND } from './store.js';
 import type { Volume, VolumeRow, VolumeStatus } from './store.js';
 
 /** The region capability a volume needs (from the catalogue's regions). */
@@ -21,13 +20,13 @@ const BLOCK_STORAGE = 'Block Storage';
 const BUSY_STATES = ['creating', 'resizing'];
 
 async function volumeOrNotFound(ctx: Pick<HandlerContext, 'db'>, id: number, trx?: Trx): Promise<VolumeRow> {
-  const row = await findVolume(trx ?? ctx.db, id);
+  const row = await volumeStore.find(trx ?? ctx.db, id);
   if (!row) throw notFound(`Volume ${id} does not exist`);
   return row;
 }
 
-async function shown(ctx: Pick<HandlerContext, 'clock' | 'services'>, db: Parameters<typeof toVolumes>[0], row: VolumeRow): Promise<Volume> {
-  const [volume] = await toVolumes(db, [row], ctx);
+async function shown(ctx: Pick<HandlerContext, 'clock' | 'services'>, db: Db | Trx, row: VolumeRow): Promise<Volume> {
+  const [volume] = await volumeStore.show(db, [row], ctx);
   return volume!;
 }
 
@@ -58,28 +57,13 @@ async function placeOnInstance(trx: Trx, ctx: HandlerContext, computeId: number,
   return placed.configId;
 }
 
-export const volumeTaggable: TaggableKind = {
-  type: VOLUME_KIND,
-  field: 'volumes',
-  entity: VOLUME_KIND,
-  async existing(db, ids) {
-    const rows = ids.length ? await db.selectFrom('volumes').select('id').where('id', 'in', ids).execute() : [];
-    return new Set(rows.map((r) => r.id));
-  },
-  async load(db, ids, deps) {
-    const rows = ids.length ? await db.selectFrom('volumes').selectAll().where('id', 'in', ids).execute() : [];
-    const volumes = await toVolumes(db, rows, deps);
-    return new Map(volumes.map((v) => [v.id, v]));
-  },
-};
-
 export default defineArea({
   name: 'volumes',
   tags: ['Volumes'],
   migrations,
-  taggables: [volumeTaggable],
+  taggables: [volumeStore.taggable],
   handlers: defineHandlers({
-    listVolumes: async (ctx) => paginate(ctx.db.selectFrom('volumes').selectAll().orderBy('id'), ctx.query, (rows) => toVolumes(ctx.db, rows, ctx)),
+    listVolumes: async (ctx) => paginate(ctx.db, volumeStore.list(ctx.db), ctx.query, (rows) => volumeStore.show(ctx.db, rows, ctx)),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 

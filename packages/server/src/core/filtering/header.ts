@@ -13,9 +13,9 @@ export interface ListFilter {
   operationId: string;
   spec: FilterSpec;
   parsed: ParsedFilter;
+  /** The header as sent: the same text is the same filter (pagination keys its compiled SQL by it). */
+  text: string;
   engine: Engine;
-  /** The store's database, where the list's rows are counted. */
-  db: Kysely<any>;
 }
 
 const specsOfDocument = new WeakMap<object, Map<string, FilterSpec>>();
@@ -39,7 +39,7 @@ export function readFilterHeader(document: object, operationId: string, request:
   if (!spec) return;
   try {
     if (Array.isArray(raw)) throw new FilterError('was sent more than once: send one X-Filter header');
-    filterOfQuery.set(query, { operationId, spec, parsed: parseFilter(raw, spec), engine: isPostgres(db) ? 'postgres' : 'sqlite', db });
+    filterOfQuery.set(query, { operationId, spec, parsed: parseFilter(raw, spec), text: raw, engine: isPostgres(db) ? 'postgres' : 'sqlite' });
   } catch (error) {
     if (!(error instanceof FilterError)) throw error;
     problems.push({ field: FILTER_HEADER, reason: `${FILTER_HEADER} ${error.reason}` });

@@ -2,7 +2,7 @@
 // compiling a Kysely query costs as much as running a point read, so the reads every request of
 // an area makes (an object by id) are worth preparing.
 //
-//   const volumeById = prepared((db, id: number) => selectVolumes(db).where('volumes.id', '=', id));
+//   const volumeById = prepared((db, id: number) => db.selectFrom('volumes').selectAll().where('id', '=', id));
 //   const row = (await volumeById(ctx.db, 12))[0];
 //
 // `build` must use each argument as a value (a parameter of the compiled SQL), not to choose the
@@ -15,19 +15,23 @@
 // the query is compiled once per engine and number of arguments. On SQLite the statement runs at
 // once on the connection when it is free (no promise hops through Kysely's executor and
 // connection lock); otherwise, and on PostgreSQL, through Kysely.
+import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Compilable, InsertQueryBuilder, Kysely } from 'kysely';
 import { isPostgres } from './db.js';
 import { immediateRunner } from './sqlite.js';
 import type { ImmediateResult } from './sqlite.js';
 
-const MARKER_PREFIX = '\u0000prepared-argument-';
-const marker = (i: number) => `${MARKER_PREFIX}${i}\u0000`;
+// A value of the query (a list's X-Filter text, say) can never pass for a marker: they carry a
+// secret of this process.
+const MARKER_PREFIX = `\u0000prepared-argument-${randomUUID()}-`;
+/** The stand-in for argument `i` while a template is compiled. */
+export const marker = (i: number) => `${MARKER_PREFIX}${i}\u0000`;
 
 /** Shapes kept per query and engine (each number of arguments is a shape); the least recently used goes. */
 export const MAX_TEMPLATES_PER_QUERY = 32;
 
-interface Template {
+export interface Template {
   sql: string;
   parameters: readonly unknown[];
   /** For each parameter: the argument that fills it, or -1 to keep the compiled value. */
@@ -37,7 +41,7 @@ interface Template {
 type Build<A extends unknown[]> = (db: Kysely<any>, postgres: boolean, ...args: A) => Compilable<unknown>;
 
 /** The compiled query as a template, checked in one pass over its parameters and one over its SQL. */
-function templateOf(compiled: { sql: string; parameters: readonly unknown[] }, count: number): Template {
+export function templateOf(compiled: { sql: string; parameters: readonly unknown[] }, count: number): Template {
   const index = new Map<unknown, number>();
   for (let i = 0; i < count; i++) index.set(marker(i), i);
   const used = new Uint8Array(count);
@@ -74,14 +78,18 @@ export function compiledOnce<A extends unknown[]>(build: Build<A>): ((db: Kysely
       if (forEngine.size >= MAX_TEMPLATES_PER_QUERY) forEngine.delete(forEngine.keys().next().value!);
     }
     forEngine.set(args.length, template);
-    const { sql, parameters, slots } = template;
-    const values = parameters.map((value, i) => (slots[i]! >= 0 ? args[slots[i]!] : value));
-    const immediate = immediateRunner(db);
-    if (immediate) return immediate(sql, values);
-    return db.executeQuery(CompiledQuery.raw(sql, values))
-      .then((result) => ({ rows: result.rows, insertId: result.insertId === undefined ? undefined : Number(result.insertId) }));
+    return runTemplate(db, template, args);
   };
   return Object.assign(run, { cached: (postgres: boolean) => templates[postgres ? 1 : 0].size });
+}
+
+/** Runs a template with these arguments: at once where SQLite's connection is free, else through Kysely. */
+export function runTemplate(db: Kysely<any>, { sql, parameters, slots }: Template, args: readonly unknown[]): ImmediateResult | Promise<ImmediateResult> {
+  const values = parameters.map((value, i) => (slots[i]! >= 0 ? args[slots[i]!] : value));
+  const immediate = immediateRunner(db);
+  if (immediate) return immediate(sql, values);
+  return db.executeQuery(CompiledQuery.raw(sql, values))
+    .then((result) => ({ rows: result.rows, insertId: result.insertId === undefined ? undefined : Number(result.insertId) }));
 }
 
 export function prepared<A extends unknown[], O>(build: (db: Kysely<any>, ...args: A) => Compilable<O>): (db: Kysely<any>, ...args: A) => Promise<O[]> {

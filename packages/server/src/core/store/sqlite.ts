@@ -37,6 +37,20 @@ export function immediateRunner(db: Kysely<any>): ImmediateRunner | null {
 
 const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
 
+// The SQLite stores' own Kysely instances: the names of the columns a SELECT answers.
+const columnReaders = new WeakMap<Kysely<any>, (sql: string) => string[]>();
+
+/** The names of the columns `sql` (a SELECT) answers on `db`, or null when `db` is not a SQLite store's. */
+export function columnNames(db: Kysely<any>, sql: string): string[] | null {
+  return columnReaders.get(db)?.(sql) ?? null;
+}
+
+/** A function making a row object of the values of these columns, in order. */
+export function rowMaker(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+  // Computed keys: every name (even `__proto__`) becomes an own property, as with .all().
+  return new Function('values', `return { ${names.map((name, i) => `[${JSON.stringify(name)}]: values[${i}]`).join(', ')} };`) as (values: readonly unknown[]) => Record<string, unknown>;
+}
+
 /**
  * The connection as Kysely's SQLite dialect sees it, with a statement per SQL text: Kysely
  * prepares every query it runs, and preparing costs more than running a point read (queries run
@@ -51,9 +65,7 @@ function cachedStatements(database: BetterSqlite3.Database, limit = 500): Sqlite
   const prepare = (source: string): SqliteStatement => {
     const statement = database.prepare(source);
     if (!statement.reader) return statement;
-    const names = statement.columns().map((column) => column.name);
-    // Computed keys: every name (even `__proto__`) becomes an own property, as with .all().
-    const toRow = new Function('values', `return { ${names.map((name, i) => `[${JSON.stringify(name)}]: values[${i}]`).join(', ')} };`) as (values: unknown[]) => unknown;
+    const toRow = rowMaker(statement.columns().map((column) => column.name));
     statement.raw(true);
     return {
       reader: true,
@@ -124,6 +136,7 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; location: s
   // The store's own instance runs at once only outside a transaction: inside one, the connection
   // belongs to the batch of writes holding it, and a read of another request waits for its commit.
   runners.set(db, () => (database.inTransaction ? null : run));
+  columnReaders.set(db, (source) => database.prepare(source).columns().map((column) => column.name));
   return { db, location: file, write: groupCommit(db, database, run) };
 }
 

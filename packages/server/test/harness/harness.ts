@@ -48,7 +48,7 @@ export function writeTokensFile(dir: string, entries: object[] = Object.values(T
 /** The URL of a new database of its own on the run's PostgreSQL. */
 export async function postgresUrl(hint: string): Promise<string> {
   const provided = inject('postgres');
-  if (!provided?.url) throw new Error(provided?.error ?? 'The postgres project\'s global set-up did not run (test/support/global-postgres.ts)');
+  if (!provided?.url) throw new Error(provided?.error ?? 'The postgres project\'s global set-up did not run (test/harness/global-postgres.ts)');
   return createDatabase(provided.url, hint);
 }
 

@@ -1,6 +1,6 @@
 // Vitest global set-up of the `postgres` project: one private PostgreSQL server for the run (see
 // postgres.ts), stopped at the end. It never throws: when PostgreSQL cannot be had, every test
-// of the project fails with the message saying how to get it (test/support/harness.ts).
+// of the project fails with the message saying how to get it (test/harness/harness.ts).
 import type { TestProject } from 'vitest/node';
 import { ensurePostgres, startPostgres } from './postgres.js';
 

@@ -1,11 +1,11 @@
 // Support: one test per rule of the requirements (and of the server's decisions) for tickets,
-// replies and attachments. (The folder is test/tickets because test/support holds the harness.)
+// replies and attachments.
 // The ticket's one id attribute is checked against a stand-in Compute directory with two
 // instances and the real Volumes area.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENT_BYTES } from '../../src/areas/support/attachments.js';
-import { testClock } from '../support/harness.js';
-import type { Api, TestServer } from '../support/harness.js';
+import { testClock } from '../harness/harness.js';
+import type { Api, TestServer } from '../harness/harness.js';
 import { ok, startServerWithInstances } from '../managed/fake-computes.js';
 
 let t: TestServer;

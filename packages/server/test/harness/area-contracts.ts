@@ -1,0 +1,34 @@
+// A whole contract-kit run over every area of this server, as the contract tests and the run
+// through the mock's proxy make it.
+import { expect } from 'vitest';
+import { formatReport, runContract } from '@cloudapi/contract';
+import * as areas from '../../src/areas/index.js';
+import { TOKENS } from './harness.js';
+import type { TestServer } from './harness.js';
+
+/** The tags of every area. */
+export const tags = Object.values(areas).flatMap((area) => area.tags);
+
+/** The failed checks of a kit run, one line each. */
+export function failures(result: any): string[] {
+  return result.operations.flatMap((op: any) => op.requests.flatMap((r: any) => r.checks
+    .filter((c: any) => c.outcome === 'fail')
+    .map((c: any) => `${op.operationId} › ${r.label} › ${c.name}: ${c.reason}`)));
+}
+
+/**
+ * A whole kit run over every area, with the full token (`spec`: another description of the
+ * contract, e.g. its 3.0 edition), asserting what every such run must hold: an implementation,
+ * no failure, a validated success for every operation. Returns the result and its report for the
+ * caller's own checks.
+ */
+export async function expectContractKept(t: TestServer, options: { spec?: string } = {}) {
+  const result = await runContract({ baseUrl: t.baseUrl, token: TOKENS.full.token, ...options, only: tags, allowDestructive: true, timeoutMs: 60_000 });
+  const report = formatReport(result, { verbose: true });
+  expect(result.target, report).toBe('implementation');
+  expect(failures(result), report).toEqual([]);
+  expect(result.ok, report).toBe(true);
+  const notValidated = result.operations.filter((op: any) => !op.successValidated).map((op: any) => op.operationId).sort();
+  expect(notValidated, report).toEqual([]);
+  return { result, report };
+}
