@@ -3,20 +3,29 @@
 // leaves the server, and a secret is never written back. Serializers compile on first use.
 import fastJson from 'fast-json-stringify';
 import { pointerGet, viewDocument } from '@cloudapi/spec/schema-views';
+import { mapSubschemas } from '@cloudapi/spec/schema-walk';
 
 const VIEW_ID = 'cloudapi-response-view';
 
 /**
  * Keywords that only constrain values (`if`/`then`/`else`, `not`). fast-json-stringify cannot
- * merge some conditional branches (a field nullable in one branch and a string in another: the
- * DomainRecord response); such a schema is compiled without them, which writes the same fields.
+ * merge some conditional branches (a field of one type in the schema and of another in a branch;
+ * the bundle has none today, a bundle given to startServer may); such a schema is compiled without
+ * them, which writes the same fields.
  */
 const CONDITIONAL_KEYWORDS = new Set(['if', 'then', 'else', 'not']);
 
-function withoutConditionals(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutConditionals);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !CONDITIONAL_KEYWORDS.has(key)).map(([key, sub]) => [key, withoutConditionals(sub)]));
+/** A schema without those keywords, at any depth (a property named `if` is kept: only keywords go). */
+function withoutConditionals(schema: unknown): unknown {
+  const mapped = mapSubschemas(schema, (sub) => withoutConditionals(sub));
+  if (!mapped || typeof mapped !== 'object') return mapped;
+  return Object.fromEntries(Object.entries(mapped).filter(([key]) => !CONDITIONAL_KEYWORDS.has(key)));
+}
+
+/** The view document with each of its component schemas without conditionals. */
+function viewWithoutConditionals(view: any): object {
+  const schemas = view.components?.schemas ?? {};
+  return { ...view, components: { ...view.components, schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, withoutConditionals(schema)])) } };
 }
 
 export type Serializer = (value: unknown) => string;
@@ -55,7 +64,7 @@ export class ResponseSerialization {
       return build(this.standalone(pointer), this.view);
     } catch (error) {
       if ((error as { code?: string }).code !== 'JSON_SCHEMA_MERGE_ERROR') throw error;
-      return build(withoutConditionals(this.standalone(pointer)), withoutConditionals(this.view));
+      return build(withoutConditionals(this.standalone(pointer)), viewWithoutConditionals(this.view));
     }
   }
 
