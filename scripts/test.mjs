@@ -2,7 +2,8 @@
 // `npm test`: runs lint and every package's tests through Turbo (as before), streaming the output,
 // then ends with one total across packages, e.g. `1520 passed, 0 failed (9 test runs, 12 skipped)`.
 // The counts come from the summary line each Vitest run prints ("Tests  N passed | M failed"),
-// which Turbo replays for cached tasks too. Exits with Turbo's status, and 1 when a test task ran
+// which Turbo replays for cached tasks too; a test file that failed before its tests ran (an import
+// that does not resolve) counts as one failure ("Failed Suites N"), as its tests are only skipped. Exits with Turbo's status, and 1 when a test task ran
 // but printed no summary (it crashed before counting): a total must never look green by omission.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -26,6 +27,8 @@ export function totals(output) {
     const line = raw.replace(ANSI, '');
     const task = /^(\S+):test: /.exec(line)?.[1];
     if (task) sum.testTasks.add(task);
+    const suites = /Failed Suites (\d+)/.exec(line);
+    if (task && suites) sum.failed += Number(suites[1]);
     const summary = /(?:^|\s)Tests\s+(.*\(\d+\))\s*$/.exec(line);
     if (!task || !summary) continue;
     sum.runs += 1;

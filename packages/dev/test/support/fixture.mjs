@@ -42,7 +42,8 @@ export function writeSplitSpec(dir) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), stringify(value));
   }
-  for (const part of ['redocly.yaml', '.spectral.yaml', 'style']) cpSync(path.join(specDir, part), path.join(dir, part), { recursive: true });
+  // The style guide's functions import the spec's schema walker (lib/schema-walk.mjs) relatively.
+  for (const part of ['redocly.yaml', '.spectral.yaml', 'style', 'lib/schema-walk.mjs']) cpSync(path.join(specDir, part), path.join(dir, part), { recursive: true });
   const git = (...args) => execFileSync('git', ['-C', dir, ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
