@@ -64,6 +64,19 @@ describe('cloudapi-contract', () => {
     expect(JSON.parse(readFileSync(`${out}/report.json`, 'utf8'))).toMatchObject({ exitCode: 2, abort: expect.stringMatching(/ECONNREFUSED/) });
   });
 
+  it('a target answering 429 (Retry-After: 30) to every valid request: exit 2 within seconds, saying why, the summary last', async () => {
+    await withFake({ defect: 'throttle-everything' }, async (fake) => {
+      const out = path.join(dir, 'throttled');
+      const started = Date.now();
+      const { code, stdout, stderr } = await cli(['--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'Volumes', '--examples', '0', '--json', `${out}/report.json`, '--junit', `${out}/junit.xml`, '--html', `${out}/index.html`]);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^✖ the run could not be made: the target is unusable: 5 valid requests in a row were answered 429 or 503 .*429, Retry-After: 30\): it throttles or fails every request; success validated 0\/\d+/m);
+      expect(lastLine(stdout)).toMatch(/success validated 0\/\d+/);
+      expect(JSON.parse(readFileSync(`${out}/report.json`, 'utf8'))).toMatchObject({ exitCode: 2, abort: expect.stringMatching(/throttles or fails every request/) });
+    });
+  });
+
   it('exit 0 on a correct implementation and 1 on a broken one, reports in the working directory by default', async () => {
     await withFake({}, async (fake) => {
       const { code, stdout } = await cli(['--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'Regions', '--examples', '0']);
