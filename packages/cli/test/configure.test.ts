@@ -5,6 +5,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudapi, json, startTestServer, tempDir, type TestServer } from './support/cli.js';
+import { ensureShell } from './support/shells.js';
 
 let t: TestServer;
 beforeAll(async () => { t = await startTestServer('configure'); });
@@ -68,12 +69,21 @@ describe('shell completion', () => {
     expect(outcome.stdout).toContain('cloudapi __complete');
   });
 
-  it('the bash script completes in a real bash', async () => {
-    const script = (await cloudapi(['completion', 'bash'])).stdout;
+  // Each script run in its shell with this build's command line as `cloudapi` on PATH, asked to
+  // complete `cloudapi volumes cr`.
+  const completes: Record<'bash' | 'zsh' | 'fish', (script: string) => string[]> = {
+    bash: (script) => ['-c', `${script}\nCOMP_WORDS=(cloudapi volumes cr); COMP_CWORD=2; _cloudapi_complete; printf '%s\\n' "\${COMPREPLY[@]}"`],
+    // Outside an interactive session: compadd prints what it is given, compdef does nothing.
+    zsh: (script) => ['-f', '-c', `compadd() { shift; printf '%s\\n' "$@"; }; compdef() { :; }\n${script}\nwords=(cloudapi volumes cr); CURRENT=3; _cloudapi`],
+    fish: (script) => ['-c', `${script}\ncomplete -C 'cloudapi volumes cr'`],
+  };
+
+  it.each(['bash', 'zsh', 'fish'] as const)('the %s script completes in a real %s', async (shell) => {
+    ensureShell(shell);
+    const script = (await cloudapi(['completion', shell])).stdout;
     const bin = tempDir('bin');
-    // A `cloudapi` on PATH that is this build's command line.
     writeFileSync(path.join(bin, 'cloudapi'), `#!/bin/sh\nexec "${process.execPath}" "${path.resolve('bin/cloudapi.mjs')}" "$@"\n`, { mode: 0o755 });
-    const out = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(cloudapi volumes cr); COMP_CWORD=2; _cloudapi_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], { env: { PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    const out = execFileSync(shell, completes[shell](script), { env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('home') }, encoding: 'utf8' });
     expect(out.trim()).toBe('create');
   });
 });
