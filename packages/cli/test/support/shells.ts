@@ -9,13 +9,14 @@ const found = (shell: string) => spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ig
 export function ensureShell(shell: 'bash' | 'zsh' | 'fish'): void {
   if (found(shell)) return;
   const root = process.getuid?.() === 0;
-  const apt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (root && apt) {
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (root && hasApt) {
     // A fresh machine's package lists may be empty: update first when the install alone fails.
-    const install = () => spawnSync('apt-get', ['install', '-y', '-q', shell], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
-    if (!install()) {
-      spawnSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
-      install();
+    // Another package's tests may be installing at the same moment: wait for apt's locks.
+    const apt = (...args: string[]) => spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', '-q', ...args], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    if (!apt('install', '-y', shell)) {
+      apt('update');
+      apt('install', '-y', shell);
     }
   }
   if (!found(shell)) throw new Error(`The completion test needs ${shell} and found none: install Debian's ${shell} (\`sudo apt-get update && sudo apt-get install -y ${shell}\`; the test does this itself when it runs as root).`);

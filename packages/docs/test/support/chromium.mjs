@@ -50,7 +50,8 @@ export function ensureChromium({ log = () => {}, env = process.env, install = tr
   log('Chromium is missing: installing Debian\'s chromium with apt-get (once per machine)...');
   const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   let output = '';
-  for (const args of [['update'], ['install', '-y', 'chromium']]) {
+  // Another package's tests may be installing at the same moment: wait for apt's locks.
+  for (const args of [['-o', 'DPkg::Lock::Timeout=600', 'update'], ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', 'chromium']]) {
     const result = spawnSync('apt-get', args, { env: aptEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     output += `${result.stdout ?? ''}${result.stderr ?? ''}`;
     if (result.status !== 0) return { error: `apt-get ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-3000)}\n${INSTALL_HINT}` };

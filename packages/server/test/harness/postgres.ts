@@ -62,7 +62,8 @@ export const aptInstaller: Installer = (log) => {
   log('PostgreSQL is missing: installing Debian\'s postgresql with apt-get (once per machine)...');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   let output = '';
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'postgresql']]) {
+  // Another package's tests may be installing at the same moment: wait for apt's locks.
+  for (const args of [['-o', 'DPkg::Lock::Timeout=600', 'update'], ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '--no-install-recommends', 'postgresql']]) {
     const result = spawnSync('apt-get', args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     output += `${result.stdout ?? ''}${result.stderr ?? ''}`;
     if (result.status !== 0) return { ok: false, output: `apt-get ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-3000)}` };
