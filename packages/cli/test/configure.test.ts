@@ -78,7 +78,7 @@ describe('shell completion', () => {
     fish: (script) => ['-c', `${script}\ncomplete -C 'cloudapi volumes cr'`],
   };
 
-  it.each(['bash', 'zsh', 'fish'] as const)('the %s script completes in a real %s', async (shell) => {
+  it.each(['bash', 'zsh', 'fish'] as const)('the %s script completes in that shell, run for real', async (shell) => {
     ensureShell(shell);
     const script = (await cloudapi(['completion', shell])).stdout;
     const bin = tempDir('bin');
