@@ -4,7 +4,7 @@
 // every build: there is no second spec to maintain.
 import { basePathOf } from '@cloudapi/spec/bundle';
 
-// Kept in this module's exports (`@cloudapi/mock/derive`) for the packages that import it here.
+// Kept in this module's exports (`@cloudapi/mock/derive`): installed consumers import it here.
 export { basePathOf };
 
 /** @param {any} document the bundle */
