@@ -6,8 +6,6 @@ import { basePathOf, defaultBundleFile, loadBundle, operationViews } from '@clou
 import { parameterExamples } from '@cloudapi/spec/walk';
 import { RequestValidation } from '@cloudapi/spec/request-validation';
 
-export { loadBundle };
-
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 
 export interface ParameterSpec {

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deref, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import * as areas from '../../src/areas/index.js';
-import { describeBundle, loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
+import { describeBundle } from '../../src/core/spec.js';
 import type { OperationSpec } from '../../src/core/spec.js';
 import { startTestServer, TOKENS } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';

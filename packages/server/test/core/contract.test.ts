@@ -2,7 +2,8 @@
 // validated success for every operation (the kit makes what each example needs through the
 // spec's links).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBundle, loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
+import { describeBundle } from '../../src/core/spec.js';
 import { expectContractKept, tags } from '../harness/area-contracts.js';
 import { startTestServer } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';

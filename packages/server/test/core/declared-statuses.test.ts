@@ -4,7 +4,7 @@
 // take) over raw sockets, and each status is checked against the operation's `responses`.
 import { deref, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { startTestServer, TOKENS } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 import { rawExchange } from '../harness/raw-http.js';

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { startTestServer, tempDir } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { loadCatalogue } from '../../src/core/catalogue.js';
-import { loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { examples as examplesOf, objectsIn } from '../harness/examples.js';
 
 const document = loadBundle();

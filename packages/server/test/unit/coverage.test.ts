@@ -3,7 +3,8 @@
 // answers the others' operations 501 with an ErrorResponse naming the operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as areas from '../../src/areas/index.js';
-import { describeBundle, loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
+import { describeBundle } from '../../src/core/spec.js';
 import { startTestServer } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 

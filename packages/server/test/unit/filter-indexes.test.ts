@@ -2,7 +2,7 @@
 // bundle's marks, through core/filtering/sql.ts's table of columns, against the index migration.
 import { describe, expect, it } from 'vitest';
 import { filterSpecs } from '@cloudapi/spec/filters';
-import { loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
 import { LIST_COLUMNS } from '../../src/core/filtering/sql.js';
 import { FILTER_INDEXES } from '../../src/core/filtering/migrations.js';
 

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bearerToken, hasScope, loadTokensFile } from '../../src/core/auth.js';
-import { describeBundle, loadBundle } from '../../src/core/spec.js';
+import { loadBundle } from '@cloudapi/spec/bundle';
+import { describeBundle } from '../../src/core/spec.js';
 import { tempDir } from '../harness/harness.js';
 
 const spec = describeBundle(loadBundle());
