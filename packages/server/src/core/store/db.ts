@@ -108,6 +108,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // process on the same file waits (busy_timeout) instead of failing when its read turns into
     // a write.
     write: sqlite.write,
-    close: () => sqlite.db.destroy(),
+    close: sqlite.close,
   };
 }

@@ -1,10 +1,12 @@
 // The embedded store: one better-sqlite3 connection in WAL mode behind Kysely, its writes in
 // group commits, and prepared queries run on it at once when nothing else holds it.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { startCheckpointer } from './checkpointer.js';
 import type { Database as Tables } from './schema.js';
 
 type Db = Kysely<Tables>;
@@ -101,16 +103,17 @@ function cachedStatements(database: BetterSqlite3.Database, limit = 500): Sqlite
  * to Node-API); 13 ships prebuilt Node-API binaries but does not load on Node 20. Node 22 and later
  * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12. Same API.
  */
-async function loadDriver(): Promise<typeof BetterSqlite3> {
+async function loadDriver(): Promise<{ Database: typeof BetterSqlite3; driverPath: string }> {
   const major = Number(process.versions.node.split('.')[0]);
   const module = major >= 22 ? await import('better-sqlite3-napi') : await import('better-sqlite3');
-  return module.default as typeof BetterSqlite3;
+  const driverPath = createRequire(import.meta.url).resolve(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
+  return { Database: module.default as typeof BetterSqlite3, driverPath };
 }
 
-export async function openSqlite(dataDir: string): Promise<{ db: Db; location: string; write<T>(work: Work<T>): Promise<T> }> {
+export async function openSqlite(dataDir: string): Promise<{ db: Db; location: string; write<T>(work: Work<T>): Promise<T>; close(): Promise<void> }> {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'cloudapi.sqlite');
-  const Database = await loadDriver();
+  const { Database, driverPath } = await loadDriver();
   let database: BetterSqlite3.Database;
   try {
     database = new Database(file);
@@ -120,12 +123,18 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; location: s
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    // Checkpoint every 10000 WAL pages (~40 MB) rather than 1000: pages every write touches (the
-    // tags index, a table's last page) are then copied once per checkpoint, not ten times.
+    // A worker copies the log into the file (checkpointer.ts), so that requests do not wait for
+    // it. This connection checkpoints only once the log reaches 10000 pages (~40 MB), which
+    // restarts the log and so bounds it; by then the worker has copied all but the last moments.
     database.pragma('wal_autocheckpoint = 10000');
   } catch (error) {
     throw new Error(`the SQLite database ${file} cannot be opened: ${(error as Error).message}`);
   }
+  const checkpointer = startCheckpointer(file, driverPath, (error) => {
+    // Without the worker, this connection checkpoints again (SQLite's default threshold), so the log stays bounded.
+    database.pragma('wal_autocheckpoint = 10000');
+    process.emitWarning(`WAL checkpoints are back on the server's own connection: ${error.message}`);
+  });
   const connection = cachedStatements(database);
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) });
   const run: ImmediateRunner = (source, parameters) => {
@@ -137,7 +146,15 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; location: s
   // belongs to the batch of writes holding it, and a read of another request waits for its commit.
   runners.set(db, () => (database.inTransaction ? null : run));
   columnReaders.set(db, (source) => database.prepare(source).columns().map((column) => column.name));
-  return { db, location: file, write: groupCommit(db, database, run) };
+  return {
+    db,
+    location: file,
+    write: groupCommit(db, database, run, checkpointer.wrote),
+    close: async () => {
+      await checkpointer.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** A write of a request waiting for its batch, and how to answer it. */
@@ -159,7 +176,7 @@ interface Pending {
  * Writes asked for while a batch runs form the next batch; Kysely's connection lock keeps other
  * requests' reads out of a batch until it is committed, as it does for one transaction.
  */
-function groupCommit(db: Db, database: BetterSqlite3.Database, run: ImmediateRunner) {
+function groupCommit(db: Db, database: BetterSqlite3.Database, run: ImmediateRunner, committed: () => void) {
   let queue: Pending[] = [];
   const exec = (source: string) => run(source, []);
 
@@ -187,6 +204,7 @@ function groupCommit(db: Db, database: BetterSqlite3.Database, run: ImmediateRun
             }
           }
           exec('commit');
+          committed();
         } catch (error) {
           if (database.inTransaction) exec('rollback');
           failure = { error };
