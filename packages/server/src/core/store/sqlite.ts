@@ -103,17 +103,18 @@ function cachedStatements(database: BetterSqlite3.Database, limit = 500): Sqlite
  * to Node-API); 13 ships prebuilt Node-API binaries but does not load on Node 20. Node 22 and later
  * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12. Same API.
  */
-async function loadDriver(): Promise<{ Database: typeof BetterSqlite3; driverPath: string }> {
+function loadDriver(): { Database: typeof BetterSqlite3; driverPath: string } {
   const major = Number(process.versions.node.split('.')[0]);
-  const module = major >= 22 ? await import('better-sqlite3-napi') : await import('better-sqlite3');
-  const driverPath = createRequire(import.meta.url).resolve(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
-  return { Database: module.default as typeof BetterSqlite3, driverPath };
+  const load = createRequire(import.meta.url);
+  // By path: the checkpoint worker (checkpointer.ts) loads the same file.
+  const driverPath = load.resolve(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
+  return { Database: load(driverPath) as typeof BetterSqlite3, driverPath };
 }
 
 export async function openSqlite(dataDir: string): Promise<{ db: Db; location: string; write<T>(work: Work<T>): Promise<T>; close(): Promise<void> }> {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'cloudapi.sqlite');
-  const { Database, driverPath } = await loadDriver();
+  const { Database, driverPath } = loadDriver();
   let database: BetterSqlite3.Database;
   try {
     database = new Database(file);
