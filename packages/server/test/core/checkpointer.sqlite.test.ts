@@ -33,7 +33,7 @@ function writer() {
   db.transaction(() => { for (let i = 0; i < 500; i++) insert.run(ROW); })();
   const entry: (typeof open)[number] = { db };
   open.push(entry);
-  return { file, db, entry, writeOne: (body = 'one more') => insert.run(body) };
+  return { file, db, entry, writeOne: () => insert.run(ROW) };
 }
 
 const fileSize = (file: string) => statSync(file).size;
@@ -59,7 +59,7 @@ describe('checkpoint worker', () => {
     expect(fileSize(without.file)).toBeLessThan(64 * 1024);
     // Later writes are copied too.
     const before = fileSize(withWorker.file);
-    withWorker.db.transaction(() => { for (let i = 0; i < 100; i++) withWorker.writeOne(ROW); })();
+    withWorker.db.transaction(() => { for (let i = 0; i < 100; i++) withWorker.writeOne(); })();
     withWorker.entry.checkpointer.wrote();
     await until(() => fileSize(withWorker.file) > before + 100 * ROW.length, 'the next writes are copied too');
   });
@@ -81,7 +81,7 @@ describe('checkpoint worker', () => {
     await expect(checkpointer.close()).resolves.toBeUndefined();
     await expect(checkpointer.close()).resolves.toBeUndefined();
     const size = fileSize(file);
-    db.transaction(() => { for (let i = 0; i < 100; i++) writeOne(ROW); })();
+    db.transaction(() => { for (let i = 0; i < 100; i++) writeOne(); })();
     checkpointer.wrote();
     await new Promise((r) => setTimeout(r, 300));
     expect(fileSize(file)).toBe(size);

@@ -111,6 +111,11 @@ function loadDriver(): { Database: typeof BetterSqlite3; driverPath: string } {
   return { Database: load(driverPath) as typeof BetterSqlite3, driverPath };
 }
 
+/** The log's size (pages) at which the server's connection checkpoints while the worker runs. */
+const OWN_CHECKPOINT_PAGES = 10_000;
+/** The same without the worker: SQLite's default. */
+const FALLBACK_CHECKPOINT_PAGES = 1000;
+
 export async function openSqlite(dataDir: string): Promise<{ db: Db; location: string; write<T>(work: Work<T>): Promise<T>; close(): Promise<void> }> {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'cloudapi.sqlite');
@@ -127,13 +132,14 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; location: s
     // A worker copies the log into the file (checkpointer.ts), so that requests do not wait for
     // it. This connection checkpoints only once the log reaches 10000 pages (~40 MB), which
     // restarts the log and so bounds it; by then the worker has copied all but the last moments.
-    database.pragma('wal_autocheckpoint = 10000');
+    database.pragma(`wal_autocheckpoint = ${OWN_CHECKPOINT_PAGES}`);
   } catch (error) {
     throw new Error(`the SQLite database ${file} cannot be opened: ${(error as Error).message}`);
   }
   const checkpointer = startCheckpointer(file, driverPath, (error) => {
-    // Without the worker, this connection checkpoints again (SQLite's default threshold), so the log stays bounded.
-    database.pragma('wal_autocheckpoint = 10000');
+    // Without the worker, this connection copies the whole log itself: at SQLite's default size,
+    // so that each copy (a stall of every request) stays short.
+    database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     process.emitWarning(`WAL checkpoints are back on the server's own connection: ${error.message}`);
   });
   const connection = cachedStatements(database);
