@@ -1,8 +1,8 @@
 // The store: one Kysely query layer over an embedded SQLite file (better-sqlite3, the default) or
 // a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
-import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
+import { Kysely, PostgresAdapter } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Pool } from 'pg';
+import { openPostgres } from './postgres.js';
 import type { Database as Tables } from './schema.js';
 import { openSqlite } from './sqlite.js';
 
@@ -45,58 +45,10 @@ export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysel
   return (isPostgres(db) ? query.forUpdate() : query) as Q;
 }
 
-/** A URL safe to print: the password replaced. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable URL)';
-  }
-}
-
-
-// A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
-const RETRYABLE = new Set(['40001', '40P01']);
-
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
-    // Each engine's driver is loaded only when used.
-    const { default: pg } = await import('pg');
-    // PostgreSQL answers bigint (epoch ms) and count() as strings; both fit a JS number here.
-    const pgTypes = {
-      getTypeParser(oid: number, format?: any) {
-        if (oid === 20) return (value: string) => Number(value);
-        return pg.types.getTypeParser(oid, format);
-      },
-    };
-    const location = redactUrl(options.databaseUrl);
-    const pool: Pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
-    pool.on('error', () => {}); // an idle client's lost connection is reported by the next query
-    try {
-      const client = await pool.connect();
-      client.release();
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw new Error(`DATABASE_URL ${location} cannot be reached: ${(error as Error).message || (error as NodeJS.ErrnoException).code}`);
-    }
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return {
-      db,
-      engine: 'postgres',
-      location,
-      async write(work) {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            return await db.transaction().execute(work);
-          } catch (error) {
-            if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
-          }
-        }
-      },
-      close: () => db.destroy(),
-    };
+    const postgres = await openPostgres(options.databaseUrl, options.poolSize);
+    return { ...postgres, engine: 'postgres' };
   }
 
   const sqlite = await openSqlite(options.dataDir);

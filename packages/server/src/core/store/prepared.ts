@@ -14,11 +14,13 @@
 //
 // the query is compiled once per engine and number of arguments. On SQLite the statement runs at
 // once on the connection when it is free (no promise hops through Kysely's executor and
-// connection lock); otherwise, and on PostgreSQL, through Kysely.
+// connection lock); on PostgreSQL outside a transaction, on the pool as a named statement
+// (postgres.ts); otherwise through Kysely.
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Compilable, InsertQueryBuilder, Kysely } from 'kysely';
 import { isPostgres } from './db.js';
+import { postgresRunner } from './postgres.js';
 import { immediateRunner } from './sqlite.js';
 import type { ImmediateResult } from './sqlite.js';
 
@@ -83,10 +85,13 @@ export function compiledOnce<A extends unknown[]>(build: Build<A>): ((db: Kysely
   return Object.assign(run, { cached: (postgres: boolean) => templates[postgres ? 1 : 0].size });
 }
 
-/** Runs a template with these arguments: at once where SQLite's connection is free, else through Kysely. */
+/**
+ * Runs a template with these arguments: at once where SQLite's connection is free, on the pool as
+ * a named statement on PostgreSQL outside a transaction, else through Kysely.
+ */
 export function runTemplate(db: Kysely<any>, { sql, parameters, slots }: Template, args: readonly unknown[]): ImmediateResult | Promise<ImmediateResult> {
   const values = parameters.map((value, i) => (slots[i]! >= 0 ? args[slots[i]!] : value));
-  const immediate = immediateRunner(db);
+  const immediate = immediateRunner(db) ?? postgresRunner(db);
   if (immediate) return immediate(sql, values);
   return db.executeQuery(CompiledQuery.raw(sql, values))
     .then((result) => ({ rows: result.rows, insertId: result.insertId === undefined ? undefined : Number(result.insertId) }));

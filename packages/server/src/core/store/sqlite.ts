@@ -4,10 +4,11 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import type { Database as Tables } from './schema.js';
+import { registerDataVersion } from './version.js';
 
 type Db = Kysely<Tables>;
 type Work<T> = (trx: Db) => Promise<T>;
@@ -111,6 +112,14 @@ function loadDriver(): { Database: typeof BetterSqlite3; driverPath: string } {
   return { Database: load(driverPath) as typeof BetterSqlite3, driverPath };
 }
 
+/**
+ * The data version (version.ts): the rows this connection changed (total_changes(), rolled back
+ * or not, counting from the connection's start) and data_version, which moves when another
+ * connection or process commits. Any write changes a row or changes nothing.
+ */
+const DATA_VERSION = 'select total_changes() as c, (select data_version from pragma_data_version) as v';
+const versionOf = (row: unknown) => `${(row as { c: number }).c}:${(row as { v: number }).v}`;
+
 /** The log's size (pages) at which the server's connection checkpoints while the worker runs. */
 const OWN_CHECKPOINT_PAGES = 10_000;
 /** The same without the worker: SQLite's default. */
@@ -153,6 +162,11 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; location: s
   // belongs to the batch of writes holding it, and a read of another request waits for its commit.
   runners.set(db, () => (database.inTransaction ? null : run));
   columnReaders.set(db, (source) => database.prepare(source).columns().map((column) => column.name));
+  registerDataVersion(db, () => {
+    if (!database.inTransaction) return versionOf(run(DATA_VERSION, []).rows[0]);
+    // A batch of writes holds the connection: its commit (or rollback) comes first.
+    return db.executeQuery(CompiledQuery.raw(DATA_VERSION)).then((result) => versionOf(result.rows[0]));
+  });
   return {
     db,
     location: file,
