@@ -20,7 +20,7 @@ import { buildRegistry } from './core/registry.js';
 import { describeBundleFile } from './core/spec.js';
 import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
-import type { Store } from './core/store/db.js';
+import type { Store, StoreOptions } from './core/store/db.js';
 import { migrate } from './core/store/migrations.js';
 import { startSandbox } from './sandbox/index.js';
 import type { RunningSandbox } from './sandbox/index.js';
@@ -35,6 +35,8 @@ export interface ServerOptions extends PublicServerOptions {
   clock?: Clock;
   /** Areas to serve (default: every registered area). */
   areas?: Area[];
+  /** Bounds of the rendered list pages kept (core/store/page-cache.ts), or false to keep none. */
+  pageCache?: StoreOptions['pageCache'];
 }
 
 export interface RunningServer extends PublicRunningServer {
@@ -127,7 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let store: Store;
   try {
-    store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+    store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize, pageCache: options.pageCache });
   } catch (error) {
     return fail((error as Error).message);
   }

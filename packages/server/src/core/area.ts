@@ -75,6 +75,15 @@ export interface HandlerOptions<K extends OperationId> {
    * `requireGrant`. Every other account grant is checked before the handler runs.
    */
   conditionalGrants?: string[];
+  /**
+   * The answer may be kept and answered again while nothing it was made from changes (core/store/
+   * page-cache.ts): it depends only on the store's data, the request's URL and X-Filter and the
+   * caller, and on the clock only through the states of the rows of the page that `paginate`
+   * returns (settle() of their status, next_status, transition_at). Not for a list whose rows
+   * show the states of other rows, whose query or rendering reads the clock otherwise, or that
+   * sets headers of its answer. `cachedPages(handle)` below writes it.
+   */
+  cachedPages?: boolean;
 }
 
 export type HandlerDefinition<K extends OperationId> = HandlerFn<K> | HandlerOptions<K>;
@@ -108,6 +117,14 @@ export interface AreaDeps {
 /** Typed identity: each handler's context and result are checked against its operation. */
 export function defineHandlers(handlers: Handlers): Handlers {
   return handlers;
+}
+
+/**
+ * A list whose answer the page cache may keep (`cachedPages` above): `listVolumes:
+ * cachedPages(async (ctx) => paginate(…))`.
+ */
+export function cachedPages<K extends OperationId>(handle: HandlerFn<K>): HandlerOptions<K> {
+  return { cachedPages: true, handle: handle as HandlerOptions<K>['handle'] };
 }
 
 export function defineArea(area: Area): Area {

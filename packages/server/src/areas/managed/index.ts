@@ -2,7 +2,7 @@
 // secrets are write-only and kept only hashed), the account's SSH key, the issues detected, the
 // monitored services (`pending` → `ok` once monitoring has started) and the SSH settings of each
 // compute instance (instances come from the Compute area through `services.computes`).
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -52,7 +52,7 @@ export default defineArea({
   tags: ['Managed'],
   migrations,
   handlers: defineHandlers({
-    listManagedContacts: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact)),
+    listManagedContacts: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact))),
 
     // No field is required by the schema, but a contact is someone to alert at an address, and
     // the response always shows `name` and `email`: both are needed to create one.
@@ -101,7 +101,7 @@ export default defineArea({
       return {};
     },
 
-    listManagedCredentials: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential)),
+    listManagedCredentials: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential))),
 
     // The label is unique: the constraint decides between two creates at once.
     createManagedCredential: async (ctx) => {
@@ -170,7 +170,7 @@ export default defineArea({
       return { ssh_key: row.ssh_key };
     },
 
-    listManagedIssues: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue)),
+    listManagedIssues: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue))),
 
     getManagedIssue: async (ctx) => {
       const { issueId } = ctx.params;
@@ -179,7 +179,7 @@ export default defineArea({
       return toIssue(row);
     },
 
-    listManagedServices: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now())),
+    listManagedServices: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now()))),
 
     // Monitoring starts: `pending` until the first check, the clock's transition time, then `ok`.
     // The schema decides when `region` is required; here it must name a region, and every

@@ -3,7 +3,7 @@
 // listed S3-style (listing.ts), object ACLs, bucket TLS certificates, access keys, the outbound
 // transfer, and cancellation, which removes every bucket and object.
 import { createHash, randomBytes } from 'node:crypto';
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Db, Trx } from '../../core/store/db.js';
@@ -59,12 +59,12 @@ export default defineArea({
 
     getObjectStorageCluster: async (ctx) => requireCluster(ctx, ctx.params.clusterId),
 
-    listBuckets: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows)),
+    listBuckets: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows))),
 
-    listClusterBuckets: async (ctx) => {
+    listClusterBuckets: cachedPages(async (ctx) => {
       requireCluster(ctx, ctx.params.clusterId);
       return paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
-    },
+    }),
 
     // Buckets belong to the account. A label another account holds (the sandbox world's) is a 400
     // naming `label`. The label is unique per cluster (a constraint): of two creates of one label,
@@ -185,7 +185,7 @@ export default defineArea({
       return {};
     },
 
-    listAccessKeys: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey)),
+    listAccessKeys: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey))),
 
     getAccessKey: async (ctx) => {
       const row = await ctx.db.selectFrom('access_keys').selectAll().where('id', '=', ctx.params.keyId).executeTakeFirst();

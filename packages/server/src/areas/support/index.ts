@@ -2,7 +2,7 @@
 // `open`; the user closes an `open` one), replies and attachments. A closed ticket stays closed:
 // it still takes replies and attachments (the conversation stays on record; nothing reopens it),
 // but not a second close.
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { inState, settle, transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -42,13 +42,13 @@ export default defineArea({
   routes: registerAttachmentParser,
   handlers: defineHandlers({
     // Open tickets (`new` and `open`) first, then closed ones; newest first within each.
-    listSupportTickets: async (ctx) => paginate(
+    listSupportTickets: cachedPages(async (ctx) => paginate(
       ctx.db,
       ctx.db.selectFrom('support_tickets').selectAll()
         .orderBy(OPEN_FIRST).orderBy('id', 'desc'),
       ctx.query,
       (rows) => toTickets(ctx.db, rows, ctx.clock.now()),
-    ),
+    )),
 
     // The ticket is about at most one object (the schema refuses two), which must exist; a VLAN
     // ticket's region must exist. `managed_issue: true` also records a managed issue.
@@ -92,11 +92,11 @@ export default defineArea({
       return {};
     },
 
-    listTicketReplies: async (ctx) => {
+    listTicketReplies: cachedPages(async (ctx) => {
       const { ticketId } = ctx.params;
       await ticketOrNotFound(ctx.db, ticketId);
       return paginate(ctx.db, ctx.db.selectFrom('ticket_replies').selectAll().where('ticket_id', '=', ticketId).orderBy('id'), ctx.query, (rows) => rows.map(toReply));
-    },
+    }),
 
     createTicketReply: async (ctx) => {
       const { ticketId } = ctx.params;

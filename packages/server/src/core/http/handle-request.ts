@@ -10,9 +10,14 @@ import { forbidden } from '../errors.js';
 import { recordCreator, requirePermission } from '../permissions.js';
 import type { Services } from '../services.js';
 import type { OperationSpec } from '../spec.js';
+import { filterOf } from '../filtering/header.js';
 import type { Store } from '../store/db.js';
+import { pageKey } from '../store/page-cache.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { Serializer } from './serialization.js';
+
+/** What Fastify writes for a JSON string; a cached answer (bytes) says the same. */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /** What every handler may use besides its request. */
 export interface HandlerDeps {
@@ -23,7 +28,7 @@ export interface HandlerDeps {
   sandbox: Sandbox;
 }
 
-function contextOf(op: OperationSpec, request: FastifyRequest, reply: FastifyReply, deps: HandlerDeps): HandlerContext<OperationId> {
+function contextOf(op: OperationSpec, request: FastifyRequest, reply: FastifyReply, deps: HandlerDeps, clock = deps.clock): HandlerContext<OperationId> {
   const { params, query, body } = request.checked!;
   const { store } = deps;
   const auth = request.auth;
@@ -36,7 +41,7 @@ function contextOf(op: OperationSpec, request: FastifyRequest, reply: FastifyRep
     store,
     db: store.db,
     write: (work) => store.write(work),
-    clock: deps.clock,
+    clock,
     catalogue: deps.catalogue,
     services: deps.services,
     sandbox: deps.sandbox,
@@ -55,8 +60,19 @@ function contextOf(op: OperationSpec, request: FastifyRequest, reply: FastifyRep
   };
 }
 
-/** The route handler of an operation: its definition's `handle`, answered with the success status and schema. */
+/**
+ * The route handler of an operation: its definition's `handle`, answered with the success status
+ * and schema; for an operation with `cachedPages`, from the store's page cache when it holds.
+ */
 export function handleRequest(op: OperationSpec, definition: HandlerOptions<any>, successSerializer: Serializer | null, deps: HandlerDeps) {
+  const pages = definition.cachedPages && successSerializer ? deps.store.pages : undefined;
+  if (pages) {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = pageKey(op.operationId, request.url, filterOf(request.checked!.query)?.text, request.auth?.tokenId);
+      const body = await pages.answer(key, deps.clock, (clock) => definition.handle(contextOf(op, request, reply, deps, clock)), successSerializer!);
+      return reply.code(op.success.status).type(JSON_UTF8).send(body);
+    };
+  }
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await definition.handle(contextOf(op, request, reply, deps));
     reply.code(op.success.status);

@@ -2,9 +2,12 @@
 // a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
 import { Kysely, PostgresAdapter } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
+import { PageCache } from './page-cache.js';
+import type { PageCacheBounds } from './page-cache.js';
 import { openPostgres } from './postgres.js';
 import type { Database as Tables } from './schema.js';
 import { openSqlite } from './sqlite.js';
+import { dataVersionReader } from './version.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Tables>;
@@ -22,6 +25,8 @@ export interface Store {
    */
   write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Rendered list pages, kept while the data stays the same (page-cache.ts); none when the engine cannot tell that. */
+  pages?: PageCache;
 }
 
 export interface StoreOptions {
@@ -30,6 +35,14 @@ export interface StoreOptions {
   dataDir: string;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Bounds of the rendered pages kept (page-cache.ts); `false` keeps none. */
+  pageCache?: Partial<PageCacheBounds> | false;
+}
+
+/** The store's page cache, when its engine tells its data version and the cache is wanted. */
+function pageCacheOf(db: Db, bounds: StoreOptions['pageCache']): PageCache | undefined {
+  const version = dataVersionReader(db);
+  return version && bounds !== false ? new PageCache(version, bounds) : undefined;
 }
 
 export function isPostgres(db: Kysely<any>): boolean {
@@ -48,7 +61,7 @@ export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysel
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
     const postgres = await openPostgres(options.databaseUrl, options.poolSize);
-    return { ...postgres, engine: 'postgres' };
+    return { ...postgres, engine: 'postgres', pages: pageCacheOf(postgres.db, options.pageCache) };
   }
 
   const sqlite = await openSqlite(options.dataDir);
@@ -61,5 +74,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // a write.
     write: sqlite.write,
     close: sqlite.close,
+    pages: pageCacheOf(sqlite.db, options.pageCache),
   };
 }

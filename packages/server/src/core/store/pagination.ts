@@ -8,6 +8,7 @@ import type { ListFilter } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
 import { countRowsOnce } from './count.js';
 import { isPostgres } from './db.js';
+import { STATE_TIMES } from './page-cache.js';
 import { columnNames, rowMaker } from './sqlite.js';
 import { marker, runTemplate, templateOf } from './prepared.js';
 import type { Template } from './prepared.js';
@@ -22,6 +23,8 @@ export interface Page<T> {
   page: number;
   pages: number;
   results: number;
+  /** When states of the page's rows move on the clock (page-cache.ts); not part of the answer. */
+  [STATE_TIMES]?: number[];
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -131,7 +134,18 @@ export async function paginate<Row, Out>(
   const { key, queries } = listQueriesOf(db, query, filterOf(request));
   const results = await countRowsOnce(db, queries.count, key);
   const rows = offset < results ? await pageRows(db, queries, size, offset) as Row[] : [];
-  return { data: await map(rows), page, pages: Math.ceil(results / size), results };
+  const shown: Page<Out> = { data: await map(rows), page, pages: Math.ceil(results / size), results };
+  // Not enumerable: it is about the page, not in it.
+  return Object.defineProperty(shown, STATE_TIMES, { value: stateTimes(rows) });
+}
+
+/** The transition_at of each row in a state that moves on the clock (core/clock.ts's StateColumns). */
+function stateTimes(rows: readonly unknown[]): number[] {
+  const times: number[] = [];
+  for (const row of rows as { next_status?: unknown; transition_at?: unknown }[]) {
+    if (row.next_status != null && row.transition_at != null) times.push(Number(row.transition_at));
+  }
+  return times;
 }
 
 /** The same page over a list held in memory (the read-only catalogues). */
