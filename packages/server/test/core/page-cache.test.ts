@@ -3,6 +3,8 @@
 // the next read, as is a state reached on the clock; the request's X-Filter, page and caller are
 // part of what is kept; per-request headers are not. (Two processes on one PostgreSQL:
 // page-cache.postgres.test.ts; the bounds: test/unit/page-cache.test.ts.)
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as registeredAreas from '../../src/areas/index.js';
 import type { Area, HandlerOptions } from '../../src/core/area.js';
@@ -91,6 +93,28 @@ describe('page cache', () => {
       const page = (await list()).body;
       expect(() => check(page), `after ${name}`).not.toThrow();
     }
+  });
+
+  it('a row written by another connection to the database (another process, an operator) is seen by the next read', async () => {
+    await keptList();
+    const insert = `insert into volumes (label, size, region, status, created, updated) values ('from-outside', 10, 'us-east', 'active', ${clock.now()}, ${clock.now()})`;
+    if (t.engine === 'sqlite') {
+      const outside = new Database(t.server.store.location);
+      try {
+        outside.exec(insert);
+      } finally {
+        outside.close();
+      }
+    } else {
+      const outside = new pg.Client({ connectionString: t.options.databaseUrl });
+      await outside.connect();
+      try {
+        await outside.query(insert);
+      } finally {
+        await outside.end();
+      }
+    }
+    expect((await list()).body.data.map((v: any) => v.label)).toContain('from-outside');
   });
 
   it('a state reached on the clock is shown once its time comes, with no write in between', async () => {
