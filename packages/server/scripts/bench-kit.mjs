@@ -88,12 +88,16 @@ export function subject(name, urls, { method = 'GET', body, headers: extra = {},
   const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...extra };
   const slices = [];
   const cpuTotals = cpu.map(() => 0);
+  const share = (i) => Math.floor(connections / list.length) + (i < connections % list.length ? 1 : 0);
   return {
     name,
+    /** Load not counted: the routes' validators and serializers compile, the pools connect, the JIT warms. */
+    async warm() {
+      await Promise.all(list.map((url, i) => autocannon({ url, method, headers, body, connections: share(i), duration: Math.min(1, seconds / rounds) })));
+    },
     async slice() {
       const pidSets = cpu.map((c) => c.pids());
       const before = pidSets.map((pids) => pids.map(cpuMicros));
-      const share = (i) => Math.floor(connections / list.length) + (i < connections % list.length ? 1 : 0);
       const results = await Promise.all(list.map((url, i) => autocannon({ url, method, headers, body, connections: share(i), duration: seconds / rounds })));
       pidSets.forEach((pids, i) => { cpuTotals[i] += pids.reduce((sum, pid, j) => sum + cpuMicros(pid) - before[i][j], 0); });
       const total = (key) => results.reduce((sum, r) => sum + key(r), 0);
@@ -115,8 +119,9 @@ export function subject(name, urls, { method = 'GET', body, headers: extra = {},
   };
 }
 
-/** Loads the subjects of one case in turns, round after round. */
+/** Loads the subjects of one case in turns, round after round, after a warm-up of each. */
 export async function measure(subjects, rounds) {
+  for (const s of subjects) await s.warm();
   for (let round = 0; round < rounds; round++) for (const s of subjects) await s.slice();
   return subjects.map((s) => s.result);
 }

@@ -3,9 +3,10 @@
 // generator (autocannon) and the same connections, on both stores: the embedded SQLite file, then
 // PostgreSQL (the test harness's private server, test/harness/postgres.ts) with one server process
 // and with two processes on the one database sharing the connections. Subjects of a case run side
-// by side and are loaded in turns, in BENCH_ROUNDS short slices each, so that a change in the
-// machine's load during the run weighs on all of them alike; each figure is the total requests over
-// the total time, latencies the median of the slices (with two processes, the larger of the two).
+// by side and are loaded in turns (after a second of warm-up each, not counted), in BENCH_ROUNDS
+// short slices each, so that a change in the machine's load during the run weighs on all of them
+// alike; each figure is the total requests over the total time, latencies the median of the
+// slices (with two processes, the larger of the two).
 // Beside each figure, the CPU time per request of the server process(es) and, on PostgreSQL, of
 // the database's processes, read from /proc: less sensitive to other load on the machine than
 // req/s. Prints figures and the ratios of the targets; asserts nothing. The list cases (page 2
