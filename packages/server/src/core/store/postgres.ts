@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool, QueryConfig } from 'pg';
 import type { Database as Tables } from './schema.js';
 import type { ImmediateResult } from './sqlite.js';
-import { registerDataVersion } from './version.js';
+import { registerDataVersion, sharedReads } from './version.js';
 
 type Db = Kysely<Tables>;
 
@@ -109,10 +109,11 @@ export async function openPostgres(databaseUrl: string, poolSize = 10) {
   runners.set(db, run);
   // The snapshot lists the transactions running and the newest one ended, so any commit (or
   // rollback) of any process changes its text, and it stays while nothing ends. Reading it costs
-  // no write, so writers pay nothing for the caches it guards. (txid_current_snapshot before 13.)
+  // no write, so writers pay nothing for the caches it guards; requests asking at once share one
+  // query (sharedReads). (txid_current_snapshot before 13.)
   const snapshot = versionNumber >= 130000 ? 'pg_current_snapshot()' : 'txid_current_snapshot()';
   const versionSql = `select ${snapshot}::text as v`;
-  registerDataVersion(db, async () => String(((await run(versionSql, [])).rows[0] as { v: string }).v));
+  registerDataVersion(db, sharedReads(async () => String(((await run(versionSql, [])).rows[0] as { v: string }).v)));
   return {
     db,
     location,

@@ -19,3 +19,23 @@ export function registerDataVersion(db: Kysely<any>, reader: VersionReader): voi
 export function dataVersionReader(db: Kysely<any>): VersionReader | undefined {
   return readers.get(db);
 }
+
+/**
+ * A reader that puts at most one version query on the wire at a time (PostgreSQL: each costs a
+ * round trip and about as much CPU as the cached answer it guards). Callers that ask while a query
+ * is on the wire share the next one, sent once it answers, never the one on the wire: that one may
+ * have left before a commit the caller was told of, and must see.
+ */
+export function sharedReads(read: () => Promise<string>): () => Promise<string> {
+  let onTheWire: Promise<string> | null = null;
+  let next: Promise<string> | null = null;
+  const send = (): Promise<string> => (onTheWire = read().finally(() => { onTheWire = null; }));
+  return () => {
+    if (!onTheWire) return send();
+    next ??= onTheWire.then(() => undefined, () => undefined).then(() => {
+      next = null;
+      return onTheWire ?? send();
+    });
+    return next;
+  };
+}
