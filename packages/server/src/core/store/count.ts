@@ -11,7 +11,8 @@ import { dataVersionReader } from './version.js';
 const ENTRIES = 256;
 const caches = new WeakMap<Kysely<any>, Map<string, { version: string; count: number }>>();
 
-const asTemplate = (sql: string, parameters: readonly unknown[] = []): Template => ({ sql, parameters, slots: parameters.map(() => -1) });
+// A count may scan the whole table: on PostgreSQL it runs on the pool, not pipelined (`long`).
+const asTemplate = (sql: string, parameters: readonly unknown[] = []): Template => ({ sql, parameters, slots: parameters.map(() => -1), long: true });
 
 async function run(db: Kysely<any>, template: Template): Promise<number> {
   const { rows } = await runTemplate(db, template, []);

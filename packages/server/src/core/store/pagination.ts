@@ -111,7 +111,7 @@ function listQueriesOf(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>
   let queries = compiledLists.get(key);
   if (!queries) {
     const filtered = filter ? applyFilter(query, filter) : query;
-    const page = templateOf(filtered.limit(marker(0) as unknown as number).offset(marker(1) as unknown as number).compile(), 2);
+    const page = { ...templateOf(filtered.limit(marker(0) as unknown as number).offset(marker(1) as unknown as number).compile(), 2), long: true };
     queries = { count: countQuery(filtered).compile(), page, json: isPostgres(db) ? undefined : jsonPageOf(db, page) };
     if (compiledLists.size >= ENTRIES) compiledLists.delete(compiledLists.keys().next().value!);
     compiledLists.set(key, queries);

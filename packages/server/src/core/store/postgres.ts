@@ -1,68 +1,21 @@
 // The PostgreSQL store: a pg pool behind Kysely for transactions and built queries, and prepared
-// queries run on the pool at once as named statements, outside any transaction: PostgreSQL then
-// parses and plans each statement once per connection instead of on every read (a point read cost
-// its server about 140 µs of CPU unnamed, 50 µs named, on the 2-core machine of the benchmark).
-import { createHash } from 'node:crypto';
+// queries run at once outside any transaction, as named statements, on pipelined connections
+// (postgres-reads.ts).
 import { Kysely, PostgresDialect } from 'kysely';
-import type { Pool, QueryConfig } from 'pg';
+import type { Pool } from 'pg';
+import { PIPELINED_CONNECTIONS, pipelinedConnections, postgresReads } from './postgres-reads.js';
+import type { PostgresRunner } from './postgres-reads.js';
 import type { Database as Tables } from './schema.js';
-import type { ImmediateResult } from './sqlite.js';
 import { registerDataVersion, sharedReads } from './version.js';
 
 type Db = Kysely<Tables>;
 
-/** A runner of compiled SQL on the pool, outside any transaction. */
-export type PostgresRunner = (sql: string, parameters: readonly unknown[]) => Promise<ImmediateResult>;
-
-// The stores' own Kysely instances (not their transactions): how to run SQL on their pool.
+// The stores' own Kysely instances (not their transactions): how to run SQL outside a transaction.
 const runners = new WeakMap<Kysely<any>, PostgresRunner>();
 
-/** How to run compiled SQL on `db`'s pool at once, or null when `db` is not a PostgreSQL store's own instance (a transaction, or SQLite). */
+/** How to run compiled SQL on `db` at once, or null when `db` is not a PostgreSQL store's own instance (a transaction, or SQLite). */
 export function postgresRunner(db: Kysely<any>): PostgresRunner | null {
   return runners.get(db) ?? null;
-}
-
-/**
- * Distinct SQL texts run as named statements, per store. Each connection prepares a text the
- * first time it runs it and keeps it while it lives, so the number is bounded: texts past it (a
- * flood of distinct X-Filter shapes) run unnamed, as before; so do statements of more than
- * MAX_NAMED_PARAMETERS values (a list of ids), whose plans would be large and seldom used again.
- */
-export const MAX_NAMED_STATEMENTS = 256;
-export const MAX_NAMED_PARAMETERS = 64;
-
-/** A PostgreSQL error: a cached plan whose result columns changed (another process migrated the table). */
-const PLAN_CHANGED = '0A000';
-
-function statementNames() {
-  const names = new Map<string, string | null>();
-  return (sql: string): string | null => {
-    let name = names.get(sql);
-    if (name === undefined) {
-      name = names.size < MAX_NAMED_STATEMENTS ? `cloudapi_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}` : null;
-      names.set(sql, name);
-    }
-    return name;
-  };
-}
-
-/** The runner of a pool: named statements where there is room, unnamed once a text's plan went stale. */
-function poolRunner(pool: Pool): PostgresRunner {
-  const nameOf = statementNames();
-  const stale = new Set<string>();
-  return async (sql, parameters) => {
-    const name = parameters.length > MAX_NAMED_PARAMETERS || stale.has(sql) ? null : nameOf(sql);
-    const values = parameters as unknown[];
-    try {
-      const result = await pool.query(name ? ({ name, text: sql, values } as QueryConfig) : { text: sql, values });
-      return { rows: result.rows };
-    } catch (error) {
-      if (!name || (error as { code?: string }).code !== PLAN_CHANGED) throw error;
-      // Connections keep the statement prepared: this text runs unnamed from now on.
-      stale.add(sql);
-      return { rows: (await pool.query({ text: sql, values })).rows };
-    }
-  };
 }
 
 // A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
@@ -90,7 +43,8 @@ export async function openPostgres(databaseUrl: string, poolSize = 10) {
     },
   };
   const location = redactUrl(databaseUrl);
-  const pool: Pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  const settings = { connectionString: databaseUrl, types: pgTypes, connectionTimeoutMillis: 10_000 };
+  const pool: Pool = new pg.Pool({ ...settings, max: poolSize });
   pool.on('error', () => {}); // an idle client's lost connection is reported by the next query
   let versionNumber: number;
   try {
@@ -105,7 +59,8 @@ export async function openPostgres(databaseUrl: string, poolSize = 10) {
     throw new Error(`DATABASE_URL ${location} cannot be reached: ${(error as Error).message || (error as NodeJS.ErrnoException).code}`);
   }
   const db: Db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  const run = poolRunner(pool);
+  const pipelined = pipelinedConnections(() => new pg.Client({ ...settings, pipeline: true }), PIPELINED_CONNECTIONS);
+  const run = postgresReads(pipelined, pool);
   runners.set(db, run);
   // The snapshot lists the transactions running and the newest one ended, so any commit (or
   // rollback) of any process changes its text, and it stays while nothing ends. Reading it costs
@@ -126,6 +81,9 @@ export async function openPostgres(databaseUrl: string, poolSize = 10) {
         }
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await pipelined.close();
+      await db.destroy();
+    },
   };
 }

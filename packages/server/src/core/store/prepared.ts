@@ -14,8 +14,8 @@
 //
 // the query is compiled once per engine and number of arguments. On SQLite the statement runs at
 // once on the connection when it is free (no promise hops through Kysely's executor and
-// connection lock); on PostgreSQL outside a transaction, on the pool as a named statement
-// (postgres.ts); otherwise through Kysely.
+// connection lock); on PostgreSQL outside a transaction, as a named statement on a pipelined
+// connection (postgres-reads.ts); otherwise through Kysely.
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Compilable, InsertQueryBuilder, Kysely } from 'kysely';
@@ -38,6 +38,8 @@ export interface Template {
   parameters: readonly unknown[];
   /** For each parameter: the argument that fills it, or -1 to keep the compiled value. */
   slots: number[];
+  /** A read that may take long (a list's count or page): on PostgreSQL it runs on the pool, not pipelined. */
+  long?: boolean;
 }
 
 type Build<A extends unknown[]> = (db: Kysely<any>, postgres: boolean, ...args: A) => Compilable<unknown>;
@@ -86,13 +88,15 @@ export function compiledOnce<A extends unknown[]>(build: Build<A>): ((db: Kysely
 }
 
 /**
- * Runs a template with these arguments: at once where SQLite's connection is free, on the pool as
- * a named statement on PostgreSQL outside a transaction, else through Kysely.
+ * Runs a template with these arguments: at once where SQLite's connection is free, as a named
+ * statement on PostgreSQL outside a transaction (postgres-reads.ts), else through Kysely.
  */
-export function runTemplate(db: Kysely<any>, { sql, parameters, slots }: Template, args: readonly unknown[]): ImmediateResult | Promise<ImmediateResult> {
+export function runTemplate(db: Kysely<any>, { sql, parameters, slots, long }: Template, args: readonly unknown[]): ImmediateResult | Promise<ImmediateResult> {
   const values = parameters.map((value, i) => (slots[i]! >= 0 ? args[slots[i]!] : value));
-  const immediate = immediateRunner(db) ?? postgresRunner(db);
+  const immediate = immediateRunner(db);
   if (immediate) return immediate(sql, values);
+  const postgres = postgresRunner(db);
+  if (postgres) return postgres(sql, values, long);
   return db.executeQuery(CompiledQuery.raw(sql, values))
     .then((result) => ({ rows: result.rows, insertId: result.insertId === undefined ? undefined : Number(result.insertId) }));
 }
