@@ -184,8 +184,10 @@
     loadTargets().then(function (targets) {
       form.targets = targets;
       targets.forEach(function (target) { form.target.appendChild(element('option', { value: target.url, text: target.name + ' (' + target.url + ')' })); });
-      var linked = linkedBases().filter(function (url) { return !targets.some(function (t) { return t.url === url; }); });
-      linked.forEach(function (url) { form.target.appendChild(element('option', { value: url, text: 'Custom: ' + url + ' (from the link)' })); });
+      var linked = linkedBases();
+      linked.filter(function (url) { return !targets.some(function (t) { return t.url === url; }); }).forEach(function (url) {
+        form.target.appendChild(element('option', { value: url, text: 'Custom: ' + url + ' (from the link)' }));
+      });
       form.target.appendChild(element('option', { value: '', text: 'Other base URL…' }));
       form.base.value = linked[0] || stored('sessionStorage', TARGET_KEY) || targets[0].url;
       follow();
@@ -215,7 +217,7 @@
     var panel = element('div', { class: 'try-it-panel', 'data-operation': op.id });
     var form = { parameters: [] };
 
-    targetFields(panel, form, function () { update(); });
+    targetFields(panel, form, update);
 
     if (op.auth !== 'none') {
       form.token = element('input', { type: 'password', autocomplete: 'off', 'aria-label': 'Bearer token', placeholder: op.auth === 'optional' ? 'optional' : 'required' });
