@@ -46,8 +46,9 @@
     } catch (error) { return null; }
   }
 
+  /** Whether a host name is this machine (0.0.0.0 and [::] reach it too: `HOST=0.0.0.0` URLs). */
   function isLoopback(hostname) {
-    return hostname === 'localhost' || /\.localhost$/.test(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+    return hostname === 'localhost' || /\.localhost$/.test(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname) || ['[::1]', '0.0.0.0', '[::]'].indexOf(hostname) >= 0;
   }
 
   // The targets this page lists: where the docs server says `npm start` started the mock and the
