@@ -62,7 +62,7 @@ function emptyFlat() {
     /** @type {Map<string, string | undefined>} keyword (or `keyword/key`) → where it is said */ constraints: new Map(),
     /** @type {Map<string, string>} property → the properties it requires, sorted */ dependentRequired: new Map(),
     /** @type {Record<string, string>} contentMediaType, contentEncoding */ content: {},
-    /** @type {Map<string, { keyword: string, pointer: string | undefined, annotationOnly: boolean }>} */ parts: new Map(),
+    /** @type {Map<string, { keyword: string, pointer: string | undefined, annotationOnly: boolean, target: any }>} */ parts: new Map(),
     hasOneOf: false,
   };
 }
@@ -195,7 +195,7 @@ function recordPart(document, out, keyword, part, i, trail, at) {
   const id = isPlainRef(part) ? `${keyword}:${part.$ref}` : `${keyword}:${trail}#${i}`;
   const [target] = deref(document, part);
   const annotationOnly = Boolean(target && typeof target === 'object' && Object.keys(target).every((key) => ANNOTATIONS.has(key)));
-  out.parts.set(id, { keyword, pointer: at && `${at}/${keyword}/${i}`, annotationOnly });
+  out.parts.set(id, { keyword, pointer: at && `${at}/${keyword}/${i}`, annotationOnly, target });
 }
 
 /** oneOf/anyOf: the branches' fields united, a field required only when every branch requires it. */

@@ -31,8 +31,15 @@ function parameterKey(path, p) {
   return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
 }
 
-/** A parameter's schema: `schema`, or the schema of its one media type (`content`). */
+const JSON_MEDIA = /^application\/(.+\+)?json$/;
+
+/**
+ * The schema of a parameter's value: `schema`, the schema of its one media type (`content`), or
+ * the `contentSchema` of a string that carries JSON, so that a header moved from one of these
+ * forms to another is compared by the structure it carries.
+ */
 function parameterSchema(p) {
+  if (p.schema?.contentSchema && JSON_MEDIA.test(p.schema.contentMediaType ?? '')) return [p.schema.contentSchema, `${p.pointer}/schema/contentSchema`];
   if (p.schema) return [p.schema, `${p.pointer}/schema`];
   const [mediaType, media] = Object.entries(p.content ?? {})[0] ?? [];
   return mediaType ? [media.schema, `${p.pointer}/content/${escapePointerPart(mediaType)}/schema`] : [undefined, undefined];

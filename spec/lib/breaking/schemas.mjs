@@ -214,17 +214,25 @@ function compareConstraints(a, b, emit, at) {
   }
 }
 
-/** allOf parts and oneOf/anyOf branches added or removed (known by their $ref or place). */
+/**
+ * allOf parts and oneOf/anyOf branches added or removed, known by their $ref or place; a part
+ * that only moved or was renamed (the same schema under another name or index) is neither.
+ */
 function compareParts(a, b, emit) {
   const wrapped = !a.hasOneOf && b.hasOneOf;
   if (wrapped) emit('wrapped-in-one-of', '', (f) => `${f} became a oneOf: a value valid before may match several alternatives, or none`, [...b.parts.values()].find((p) => p.keyword === 'oneOf')?.pointer);
-  for (const [id, part] of b.parts) {
-    if (a.parts.has(id) || (wrapped && part.keyword === 'oneOf')) continue;
+  const added = [...b.parts].filter(([id, part]) => !a.parts.has(id) && !(wrapped && part.keyword === 'oneOf'));
+  const removed = [...a.parts].filter(([id]) => !b.parts.has(id));
+  const same = (x, y) => x.keyword === y.keyword && JSON.stringify(x.target) === JSON.stringify(y.target);
+  const moved = new Set();
+  for (const [, part] of added) {
+    const twin = removed.find(([id, old]) => !moved.has(id) && same(old, part));
+    if (twin) { moved.add(twin[0]); continue; }
     if (part.keyword === 'allOf') emit(part.annotationOnly ? 'annotation-changed' : 'constraint-added', '', (f) => `${f}: allOf part added${part.annotationOnly ? ' (annotations only)' : ''}`, part.pointer);
     else emit('alternative-added', '', (f) => `${f}: ${part.keyword} alternative added`, part.pointer);
   }
-  for (const [id, part] of a.parts) {
-    if (b.parts.has(id)) continue;
+  for (const [id, part] of removed) {
+    if (moved.has(id)) continue;
     if (part.keyword === 'allOf') emit(part.annotationOnly ? 'annotation-changed' : 'constraint-removed', '', (f) => `${f}: allOf part removed${part.annotationOnly ? ' (annotations only)' : ''}`, b.at);
     else emit('alternative-removed', '', (f) => `${f}: ${part.keyword} alternative removed`, b.at);
   }
