@@ -33,6 +33,7 @@ export function changesBetween(before, after) {
  * The same change made to several operations (a shared schema, a header every answer gained),
  * as one entry listing them, in the order of `changes`.
  * @param {ReturnType<typeof changesBetween>} changes
+ * @returns {Array<ReturnType<typeof changesBetween>[number] & { operations: Array<{ operation: string, operationId: string }> }>}
  */
 export function groupChanges(changes) {
   const groups = new Map();
