@@ -39,10 +39,10 @@ function readTables() {
       extras.set(code(row[0]), { code: code(row[0]), level: row[1] });
     }
   }
-  return { checks, extras };
+  return { checks, extras, section };
 }
 
-const { checks, extras } = readTables();
+const { checks, extras, section } = readTables();
 const bundle = loadBundle();
 const sources = createSourceIndex(specDir);
 
@@ -110,6 +110,15 @@ describe('the oasdiff crosswalk in spec/README.md', () => {
         else expect(row.note, `${id}: same level as oasdiff, no note`).toBe('');
       } else expect(Object.keys(REASONS), `${id}: a known reason`).toContain(row.reason);
     }
+  });
+
+  it('gives the counts its rows add up to', () => {
+    const rows = [...checks.values()];
+    const count = (test) => rows.filter(test).length;
+    const byLevel = (level) => count((r) => r.oasdiffLevel === level);
+    const prose = section.replace(/\s+/g, ' ');
+    expect(prose).toContain(`Of its **${checks.size}** checks (${byLevel('breaking')} at error, ${byLevel('warning')} at warn, ${byLevel('info')} at info)`);
+    expect(prose).toContain(`**${count((r) => r.code)}** apply and **${count((r) => !r.code)}** do not; **${count((r) => r.code && r.level === r.oasdiffLevel)}** of the ${count((r) => r.code)} are found at oasdiff's level, and **${count((r) => r.code && r.level !== r.oasdiffLevel)}** at ours`);
   });
 
   it('has a case for every applicable row, and a row for every case', () => {
