@@ -1,16 +1,15 @@
 // `npm run release:check`: refuses a release that breaks clients without a major version. Compares
-// the spec of the last release tag (v*, not counting a tag on HEAD itself: on a tag push, the one
-// before it) with the working tree through the breaking-change engine. When something breaks,
-// @cloudapi/spec must go up a major version: either spec/package.json already has a higher major
-// than the tag (after `changeset version`, as the release workflow sees it), or a pending
-// changeset bumps it `major` (on a branch, before the release pull request).
-// Exit status: 0 allowed, 1 refused (the breaking changes listed), 2 the check could not be made.
-import { execFileSync } from 'node:child_process';
+// the last recorded release of the spec (spec/releases, written by `npm run release:record`: no
+// git tag or history is needed) with the working tree through the breaking-change engine. When
+// something breaks, @cloudapi/spec must go up a major version: either spec/package.json already
+// has a higher major than that release (after `changeset version`, as the release workflow sees
+// it), or a pending changeset bumps it `major` (on a branch, before the release pull request).
+// Exit status: 0 allowed, 1 refused (every breaking change listed), 2 the check could not be made.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import readChangesets from '@changesets/read';
-import { changesBetween } from '@cloudapi/spec/changelog';
+import { changesBetween, groupChanges } from '@cloudapi/spec/changelog';
 import { command, parse } from '@cloudapi/spec/cli';
 import { releaseHistory } from '@cloudapi/spec/release-history';
 
@@ -20,17 +19,16 @@ const options = parse(command('release:check', 'Refuses a breaking API change th
   .addHelpText('after', '\nExit status: 0 allowed, 1 a breaking change without a major version, 2 the check could not be made.'));
 
 const repo = path.resolve(options.repo ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
-const major = (version) => Number(String(version).replace(/^v/, '').split('.')[0]);
+const major = (version) => Number(String(version).split('.')[0]);
 
 try {
   const history = await releaseHistory({ specDir: path.join(repo, 'spec') });
-  const onHead = new Set(execFileSync('git', ['-C', repo, 'tag', '--points-at', 'HEAD'], { encoding: 'utf8' }).split('\n').filter(Boolean));
-  const base = history.tags.filter((tag) => !onHead.has(tag)).at(-1);
-  if (!base) {
-    console.log('✔ release check: no earlier release tag (v*) to compare with.');
+  if (!history.last) {
+    console.log('✔ release check: no release recorded in spec/releases to compare with.');
     process.exit(0);
   }
-  const breaking = changesBetween(await history.bundleAt(base), history.current).filter((c) => c.breaking);
+  const base = history.last.version;
+  const breaking = changesBetween(history.bundleAt(base), history.current).filter((c) => c.breaking);
   if (!breaking.length) {
     console.log(`✔ release check: nothing breaks clients of ${base}.`);
     process.exit(0);
@@ -48,8 +46,9 @@ try {
     process.exit(0);
   }
   console.error(`✖ release check: ${summary}, but ${SPEC_PACKAGE} stays on major ${major(version)} (${version}) and no changeset bumps it major:`);
-  for (const c of breaking.slice(0, 20)) console.error(`  ✖ ${c.operation} (${c.operationId})${c.field ? ` ${c.field}` : ''}: ${c.message}`);
-  if (breaking.length > 20) console.error(`  … and ${breaking.length - 20} more (npm run changelog lists them all)`);
+  for (const c of groupChanges(breaking)) {
+    console.error(`  ✖ ${c.operations.map((o) => `${o.operation} (${o.operationId})`).join(', ')}${c.field ? ` ${c.field}` : ''}: ${c.message}`);
+  }
   console.error(`Add a changeset that bumps ${SPEC_PACKAGE} major (\`npx changeset\`, choose major), or undo the breaking change.`);
   process.exit(1);
 } catch (error) {
