@@ -66,6 +66,31 @@ describe('the release records', () => {
 });
 
 describe('the release check', () => {
+  const acceptedFile = () => path.join(clone, 'spec', 'releases', 'accepted-breaking.json');
+  const acceptedEntries = () => JSON.parse(readFileSync(acceptedFile(), 'utf8')).accepted as Array<{ since: string; operations: string[]; message: string; reason: string }>;
+
+  it('passes the breaking changes accepted on purpose with their reason, and refuses an entry that matches no change', async () => {
+    expect(acceptedEntries().length).toBeGreaterThan(0);
+    expect(acceptedEntries().every((e) => e.since === '4.115.0' && e.reason.length > 20)).toBe(true);
+    const passed = await check();
+    expect(passed.code, describeRun('release-check', passed)).toBe(0);
+    expect(passed.stdout).toMatch(/nothing breaks clients of 4\.115\.0 without a major version, \d+ accepted in spec\/releases\/accepted-breaking\.json/);
+    const original = readFileSync(acceptedFile(), 'utf8');
+    // Without the file, the same changes are refused.
+    rmSync(acceptedFile());
+    const refused = await check();
+    expect(refused.code, describeRun('release-check', refused)).toBe(1);
+    expect(refused.stderr).toMatch(/maxItems none → 100/);
+    // An entry naming an operation the change does not reach is stale: refused, named.
+    const entries = JSON.parse(original).accepted;
+    entries[0].operations.push('listRegions');
+    writeFileSync(acceptedFile(), JSON.stringify({ accepted: entries }));
+    const stale = await check();
+    expect(stale.code, describeRun('release-check', stale)).toBe(1);
+    expect(stale.stderr).toMatch(/accepts changes that are not made any more[^]*listRegions/);
+    writeFileSync(acceptedFile(), original);
+  }, 240_000);
+
   it('refuses a removed operation without a major version, naming it, compared with release 4.115.0', async () => {
     const removed = removeLastPath();
     const result = await check();
