@@ -13,8 +13,9 @@ import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
 import type { RunningServer as PublicRunningServer, ServerOptions as PublicServerOptions } from './options.js';
-import { normalizeCorsOrigins } from './core/http/cors.js';
 import { parseFaults } from '@cloudapi/spec/faults';
+import { parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
+import { namesIn, secureDataDir, secureFiles, sqliteFiles, tokensFileWarning } from './core/data-files.js';
 import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
 import { describeBundleFile } from './core/spec.js';
@@ -84,12 +85,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
   }
   const host = options.host ?? '127.0.0.1';
+  let corsOrigins: string[];
+  let allowedHosts: string[];
   try {
-    normalizeCorsOrigins(options.corsOrigins ?? []);
+    corsOrigins = parseCorsOrigins(options.corsOrigins ?? []);
+    allowedHosts = parseAllowedHosts(options.allowedHosts ?? []);
   } catch (error) {
     return fail((error as Error).message);
   }
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  // What the start changed or warns about (file modes), told by the bin and `npm start`.
+  const notices: string[] = [];
 
   let spec: ApiSpec;
   try {
@@ -114,9 +120,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let tokens: TokenTable;
   let generated: { token: string; file: string } | null = null;
   try {
+    // DATA_DIR holds the generated token and the SQLite files: 0700, whichever of them it holds.
+    if (!options.tokensFile || !options.databaseUrl) notices.push(...secureDataDir(dataDir));
     if (options.tokensFile) {
       tokens = loadTokensFile(path.resolve(options.tokensFile), spec);
+      const warning = tokensFileWarning(path.resolve(options.tokensFile));
+      if (warning) notices.push(warning);
     } else {
+      notices.push(...secureFiles([path.join(dataDir, 'token')]));
       generated = defaultToken(dataDir);
       tokens = new TokenTable();
       tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
@@ -125,10 +136,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return fail((error as Error).message);
   }
 
+  const found = namesIn(dataDir);
   let store: Store;
   try {
     store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
   } catch (error) {
+    return fail((error as Error).message);
+  }
+  try {
+    if (store.engine === 'sqlite') notices.push(...secureFiles(sqliteFiles(store.location), (file) => found.has(path.basename(file))));
+  } catch (error) {
+    await store.close().catch(() => {});
     return fail((error as Error).message);
   }
   try {
@@ -161,7 +179,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sandbox,
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
-    corsOrigins: options.corsOrigins,
+    corsOrigins,
+    allowedHosts,
     traffic,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
@@ -190,6 +209,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port: actualPort,
     token: generated?.token ?? null,
     tokenFile: generated?.file ?? null,
+    notices,
     store,
     spec,
     app,
