@@ -43,9 +43,19 @@ function refuseOnSocket(socket, status, statusText, reason) {
   socket.end(`HTTP/1.1 ${status} ${statusText}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`);
 }
 
-/** Prism's headers (in proxy mode, the implementation's) without CORS: the mock's own policy answers that. */
-function withoutCors(headers) {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^(access-control-|vary$)/i.test(name)));
+/**
+ * Prism's headers (in proxy mode, the implementation's) under the mock's own CORS policy: theirs
+ * (`access-control-*`) are dropped, and a `Vary` of theirs is kept beside the policy's `origin`.
+ */
+function underOwnCors(headers, cors) {
+  const kept = {};
+  let vary = cors.vary;
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^access-control-/i.test(name)) continue;
+    if (/^vary$/i.test(name)) vary = [...new Set([...String(value).split(/\s*,\s*/).filter(Boolean), ...cors.vary.split(/\s*,\s*/)])].join(', ');
+    else kept[name] = value;
+  }
+  return { ...kept, ...cors, vary };
 }
 
 function violationsHeader(violations) {
@@ -282,8 +292,7 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     const text = exchange.listFilter && status === 200 && result.body !== undefined ? filterPageBody(result.body, exchange.listFilter) : result.body;
     const body = text === undefined ? undefined : Buffer.from(text);
     res.writeHead(status, {
-      ...withoutCors(result.headers),
-      ...corsHeaders(req),
+      ...underOwnCors(result.headers, corsHeaders(req)),
       // In front of an implementation its answers pass as they came (the proxy tells violations
       // on its own output), so a client or the contract kit sees the implementation, not Prism.
       ...(violations.length && mode === 'mock' ? { 'sl-violations': violationsHeader(violations) } : {}),

@@ -97,6 +97,7 @@ describe('CORS of the mock', () => {
     expect(through.status).toBe(200);
     expect(through.headers.get('access-control-allow-origin')).toBeNull();
     expect(through.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(through.headers.get('vary')).toBe('accept, origin');
     const trusted = await fetch(`${proxy.baseUrl}/regions`, { headers: { origin: EXTRA } });
     expect(trusted.headers.get('access-control-allow-origin')).toBe(EXTRA);
     expect(trusted.headers.get('access-control-allow-credentials')).toBeNull();

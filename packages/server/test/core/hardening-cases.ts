@@ -272,9 +272,9 @@ const framing: HardeningCase[] = [
 
 /** Writes `body` at once after its head on `count` connections, one after another; answers what each got back. */
 async function oversizeAtOnce(w: CaseWorld, url: string, bytes: number, count: number): Promise<RawExchange[]> {
-  const body = JSON.stringify({ label: 'big', region: 'us-east', padding: 'x'.repeat(bytes) });
+  const request = json(w, 'POST', '/v4/volumes', { label: 'big', region: 'us-east', padding: 'x'.repeat(bytes) });
   const exchanges: RawExchange[] = [];
-  for (let i = 0; i < count; i++) exchanges.push(await rawExchange(url, [json(w, 'POST', '/v4/volumes', JSON.parse(body))], { timeoutMs: 5000 }));
+  for (let i = 0; i < count; i++) exchanges.push(await rawExchange(url, [request], { timeoutMs: 5000 }));
   return exchanges;
 }
 
