@@ -10,22 +10,15 @@
 //   a method the path does not declare    405 with Allow (mock mode)
 //   a Prefer the operation cannot honour  400 listing what it declares (mock mode)
 //
-// Before any of that, the trust rules shared with the docs and the server (@cloudapi/spec/trust):
+// Before any of that, the trust rules shared with the docs and the server (boundary.mjs: the Host,
+// the request target, CORS preflights, CONNECT).
 //
-//   a Host that is not allowed (DNS rebinding)   403  (400 without a Host, or with two)
-//   a request target that is no path            400  (`*`, an absolute URL naming another host);
-//                                                    a path starting with // is a 404 here: a URL
-//                                                    parser would take it for a host, and Prism did
-//   CONNECT                                      405
-//
-// It answers HEAD with the GET answer's headers, CORS for trusted origins only (a refused origin is
-// logged once: a browser hides the refusal from the page), in proxy mode too, over the
-// implementation's own CORS headers; and it rewrites Prism's errors: problem+json bodies become
-// ErrorResponse, and a refused request's canned 400 example becomes the list of the fields Prism
-// found wrong (unless `Prefer: example=…` asked for an example). Every refusal says why in
-// `sl-violations`, as Prism does. Every answer carries `x-content-type-options: nosniff`.
+// It answers HEAD with the GET answer's headers and CORS for trusted origins only (boundary.mjs),
+// and rewrites Prism's errors: problem+json bodies become ErrorResponse, and a refused request's
+// canned 400 example becomes the list of the fields Prism found wrong (unless `Prefer: example=…`
+// asked for an example). Every refusal says why in `sl-violations`, as Prism does.
 import http from 'node:http';
-import { createCorsPolicy, createHostRule, firstSightings } from '@cloudapi/spec/trust';
+import { createBoundary } from './boundary.mjs';
 import { isJsonType, jsonProblem, readBody } from './body.mjs';
 import { detailsOf, fromProblem, violation } from './errors.mjs';
 import { filterPageBody, readListFilter, withoutFilter } from './filter.mjs';
@@ -34,30 +27,6 @@ import { canonicalMultipart } from './multipart.mjs';
 import { allowedMethods } from './routes.mjs';
 
 const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100; // Prism's own cap for the header
-const NOSNIFF = { 'x-content-type-options': 'nosniff' };
-
-/** An ErrorResponse written on a socket Node's HTTP parser gave up on, or that asked for CONNECT. */
-function refuseOnSocket(socket, status, statusText, reason) {
-  if (!socket.writable) { socket.destroy(); return; }
-  const body = JSON.stringify({ errors: [{ reason }] });
-  socket.end(`HTTP/1.1 ${status} ${statusText}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`);
-}
-
-/**
- * Prism's headers (in proxy mode, the implementation's) under the mock's own CORS policy: theirs
- * (`access-control-*`) are dropped, and a `Vary` of theirs is kept beside the policy's `origin`.
- */
-function underOwnCors(headers, cors) {
-  const kept = {};
-  let vary = cors.vary;
-  for (const [name, value] of Object.entries(headers)) {
-    if (/^access-control-/i.test(name)) continue;
-    if (/^vary$/i.test(name)) vary = [...new Set([...String(value).split(/\s*,\s*/).filter(Boolean), ...cors.vary.split(/\s*,\s*/)])].join(', ');
-    else kept[name] = value;
-  }
-  return { ...kept, ...cors, vary };
-}
-
 function violationsHeader(violations) {
   // A header value takes no characters outside Latin-1 (Node throws): escape all but ASCII.
   const value = JSON.stringify(violations).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -107,17 +76,8 @@ function malformedPart(rawPath, rawQuery, route) {
  * @param {ReturnType<typeof import('./faults.mjs').createFaultStage> | null} [options.faults] fault injection (faults.mjs)
  */
 export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, corsOrigins, allowedHosts, faults = null }) {
-  const cors = createCorsPolicy(corsOrigins);
-  const hosts = createHostRule(allowedHosts);
-  const refusedOrigins = firstSightings();
-  /** The CORS headers of an answer; a page of an untrusted origin is told on the log, once. */
-  function corsHeaders(req) {
-    const origin = req.headers.origin;
-    if (origin !== undefined && !cors.trusts(origin) && refusedOrigins.first(origin)) {
-      log(`✖ CORS: ${cors.refusal(origin)} (${req.method} ${String(req.url).slice(0, 120)}; the browser shows the page no answer)`);
-    }
-    return { ...NOSNIFF, ...cors.headers(origin) };
-  }
+  const boundary = createBoundary({ corsOrigins, allowedHosts, log });
+  const { corsHeaders } = boundary;
   function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
     if (res.headersSent) { res.destroy(); return; }
     const body = JSON.stringify({ errors });
@@ -133,31 +93,11 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
   }
 
   async function handle(req, res) {
-    const verdict = hosts.check(req);
-    if (!verdict.ok) {
-      answer(req, res, verdict.status, [{ reason: verdict.reason }], { violations: [violation(['request'], 'UNTRUSTED_REQUEST', verdict.reason)] });
-      req.resume();
-      return;
-    }
-    // From here on the target is a path (an absolute URL naming this host is served as its path).
-    const target = verdict.target;
-    req.url = target;
-    const preflight = cors.preflight(req);
-    if (preflight) {
-      if (preflight.reason) answer(req, res, preflight.status, [{ reason: preflight.reason }], { headers: preflight.headers });
-      else { res.writeHead(preflight.status, { ...NOSNIFF, ...preflight.headers, 'content-length': '0' }); res.end(); }
-      req.resume();
-      return;
-    }
+    if (boundary.stops(req, res, answer)) return;
+    const target = req.url; // a path from here on
     const q = target.indexOf('?');
     const rawPath = q < 0 ? target : target.slice(0, q);
     const rawQuery = q < 0 ? '' : target.slice(q + 1);
-    if (rawPath.startsWith('//')) {
-      // No operation's path starts with an empty segment, and Prism reads `//x` as a host.
-      answer(req, res, 404, [{ reason: `No operation of the API answers ${rawPath.slice(0, 200)}.` }], { violations: [violation(['request', 'path'], 'NO_PATH_MATCHED_ERROR', 'a path starting with //')] });
-      req.resume();
-      return;
-    }
     const { routes, engine } = current();
     const route = routes.match(rawPath);
 
@@ -292,7 +232,7 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     const text = exchange.listFilter && status === 200 && result.body !== undefined ? filterPageBody(result.body, exchange.listFilter) : result.body;
     const body = text === undefined ? undefined : Buffer.from(text);
     res.writeHead(status, {
-      ...underOwnCors(result.headers, corsHeaders(req)),
+      ...boundary.underOwnCors(req, result.headers),
       // In front of an implementation its answers pass as they came (the proxy tells violations
       // on its own output), so a client or the contract kit sees the implementation, not Prism.
       ...(violations.length && mode === 'mock' ? { 'sl-violations': violationsHeader(violations) } : {}),
@@ -321,16 +261,7 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
       }
     });
   });
-  // Requests Node's parser refuses (bad request line, bad headers) still get an ErrorResponse.
-  server.on('clientError', (error, socket) => {
-    if (error.code === 'ECONNRESET') { socket.destroy(); return; }
-    if (error.code === 'HPE_HEADER_OVERFLOW') refuseOnSocket(socket, 431, 'Request Header Fields Too Large', 'The request headers are larger than the mock reads (16 KiB).');
-    else refuseOnSocket(socket, 400, 'Bad Request', `The request is not valid HTTP: ${error.code || error.message}.`);
-  });
-  // CONNECT (a proxy tunnel) never reaches the request handler.
-  server.on('connect', (req, socket) => {
-    socket.on('error', () => {});
-    refuseOnSocket(socket, 405, 'Method Not Allowed', 'CONNECT is not an operation of the API: the mock is no proxy tunnel.');
-  });
+  // Requests Node's parser refuses (bad request line, bad headers) and CONNECT still get an ErrorResponse.
+  boundary.guard(server);
   return server;
 }
