@@ -79,17 +79,49 @@ const fail = (message: string): never => {
   throw new StartupError(message);
 };
 
+/**
+ * The tokens the server takes: TOKENS_FILE's (warned about when others can read it), or one
+ * full-access token it makes and keeps in DATA_DIR. DATA_DIR, which also holds the SQLite files,
+ * is made 0700 and the token 0600; `notices` gets what was narrowed or is warned about.
+ */
+function loadTokens(options: ServerOptions, spec: ApiSpec, dataDir: string, notices: string[]): { tokens: TokenTable; generated: { token: string; file: string } | null } {
+  if (!options.tokensFile || !options.databaseUrl) notices.push(...secureDataDir(dataDir));
+  if (options.tokensFile) {
+    const file = path.resolve(options.tokensFile);
+    const tokens = loadTokensFile(file, spec);
+    const warning = tokensFileWarning(file);
+    if (warning) notices.push(warning);
+    return { tokens, generated: null };
+  }
+  notices.push(...secureFiles([path.join(dataDir, 'token')]));
+  const generated = defaultToken(dataDir);
+  const tokens = new TokenTable();
+  tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
+  return { tokens, generated };
+}
+
+/** The store, its SQLite files 0600 (`notices` tells those found wider, not those this start made). */
+async function openSecuredStore(options: ServerOptions, dataDir: string, notices: string[]): Promise<Store> {
+  const found = namesIn(dataDir);
+  const store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+  try {
+    if (store.engine === 'sqlite') notices.push(...secureFiles(sqliteFiles(store.location), (file) => found.has(path.basename(file))));
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? 4020;
   if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
     return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
   }
   const host = options.host ?? '127.0.0.1';
-  let corsOrigins: string[];
-  let allowedHosts: string[];
+  let trust: { corsOrigins: string[]; allowedHosts: string[] };
   try {
-    corsOrigins = parseCorsOrigins(options.corsOrigins ?? []);
-    allowedHosts = parseAllowedHosts(options.allowedHosts ?? []);
+    trust = { corsOrigins: parseCorsOrigins(options.corsOrigins ?? []), allowedHosts: parseAllowedHosts(options.allowedHosts ?? []) };
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -118,35 +150,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   })();
 
   let tokens: TokenTable;
-  let generated: { token: string; file: string } | null = null;
+  let generated: { token: string; file: string } | null;
   try {
-    // DATA_DIR holds the generated token and the SQLite files: 0700, whichever of them it holds.
-    if (!options.tokensFile || !options.databaseUrl) notices.push(...secureDataDir(dataDir));
-    if (options.tokensFile) {
-      tokens = loadTokensFile(path.resolve(options.tokensFile), spec);
-      const warning = tokensFileWarning(path.resolve(options.tokensFile));
-      if (warning) notices.push(warning);
-    } else {
-      notices.push(...secureFiles([path.join(dataDir, 'token')]));
-      generated = defaultToken(dataDir);
-      tokens = new TokenTable();
-      tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
-    }
+    ({ tokens, generated } = loadTokens(options, spec, dataDir, notices));
   } catch (error) {
     return fail((error as Error).message);
   }
 
-  const found = namesIn(dataDir);
   let store: Store;
   try {
-    store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+    store = await openSecuredStore(options, dataDir, notices);
   } catch (error) {
-    return fail((error as Error).message);
-  }
-  try {
-    if (store.engine === 'sqlite') notices.push(...secureFiles(sqliteFiles(store.location), (file) => found.has(path.basename(file))));
-  } catch (error) {
-    await store.close().catch(() => {});
     return fail((error as Error).message);
   }
   try {
@@ -179,8 +193,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sandbox,
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
-    corsOrigins,
-    allowedHosts,
+    ...trust,
     traffic,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
