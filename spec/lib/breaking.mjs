@@ -21,7 +21,7 @@ import { levelOf } from './breaking/codes.mjs';
 import { compareParameters, compareRequestBody, compareResponses } from './breaking/operations.mjs';
 import { schemaContext } from './breaking/schemas.mjs';
 import { compareOperationSecurity, compareSecuritySchemes } from './breaking/security.mjs';
-import { pointerOf } from './schema-views.mjs';
+import { formatPointer } from './json-pointer.mjs';
 import { operations } from './walk.mjs';
 
 export { CODES } from './breaking/codes.mjs';
@@ -50,7 +50,7 @@ export function compareDocuments(before, after, { all = false } = {}) {
     const b = opsAfter.get(id);
     const report = reporter(label(b ?? a), a.operation.operationId);
     if (!b) {
-      report('operation-removed', '', `${label(a)} (${a.operation.operationId}) was removed`, after.paths?.[a.path] ? pointerOf('paths', a.path) : '#/paths');
+      report('operation-removed', '', `${label(a)} (${a.operation.operationId}) was removed`, after.paths?.[a.path] ? formatPointer(['paths', a.path]) : '#/paths');
       continue;
     }
     compareOperation({ before, after, schemas, report }, a, b);

@@ -5,6 +5,7 @@
 // leaves (`oneOf` with a null branch, `type: 'null'`, the role names of the bearer scheme) and
 // removes what 3.0 cannot say, counting each loss so the build can list them.
 import { Converter } from '@apiture/openapi-down-convert';
+import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
 import { walkSchema } from './schema-walk.mjs';
 
 // The keywords of a 3.0 Schema Object; anything else (2020-12 keywords) is lost.
@@ -85,7 +86,7 @@ function dropUnusedSchemas(document, lose) {
     for (const name of Object.keys(schemas)) {
       if (text.includes(`"#/components/schemas/${name}"`)) continue;
       delete schemas[name];
-      lose('unused schema', `#/components/schemas/${name}`);
+      lose('unused schema', formatPointer(['components', 'schemas', name]));
       removed = true;
     }
   }
@@ -98,7 +99,7 @@ const CONVERTED = new Set(['const', 'examples', 'contentEncoding', 'contentMedia
 // of them silently, so they are counted before it runs).
 function countLosses(bundle, lose) {
   forEachSchema(bundle, (root, at) => walkSchema(root, (schema, step) => {
-    const where = [at, ...step.path].join('/');
+    const where = appendPointer(at, ...step.path);
     for (const key of Object.keys(schema)) {
       if (key === 'propertyNames' && forbiddenNames(schema)) continue;
       if (!SCHEMA_30.has(key) && !CONVERTED.has(key) && !key.startsWith('x-')) lose(key, where);
@@ -109,12 +110,12 @@ function countLosses(bundle, lose) {
 function forEachSchema(document, visit) {
   const walk = (node, where) => {
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) { node.forEach((n, i) => walk(n, `${where}/${i}`)); return; }
+    if (Array.isArray(node)) { node.forEach((n, i) => walk(n, appendPointer(where, i))); return; }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'example' || key === 'examples') continue;
-      if (key === 'schema') visit(value, `${where}/schema`);
-      else if (key === 'schemas' && where === '#/components') for (const [name, s] of Object.entries(value)) visit(s, `#/components/schemas/${name}`);
-      else walk(value, `${where}/${key}`);
+      if (key === 'schema') visit(value, appendPointer(where, 'schema'));
+      else if (key === 'schemas' && where === '#/components') for (const [name, s] of Object.entries(value)) visit(s, formatPointer(['components', 'schemas', name]));
+      else walk(value, appendPointer(where, key));
     }
   };
   walk(document, '#');
@@ -136,7 +137,6 @@ export function downConvert(bundle) {
   }));
   const converted = new Converter(source, { allOfTransform: true }).convert();
   const typeOfName = typesByPropertyName(bundle);
-  const target = (ref) => ref.slice(2).split('/').reduce((n, p) => n && n[p.replace(/~1/g, '/').replace(/~0/g, '~')], converted);
 
   const visit = (schema, where, name) => {
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
@@ -155,7 +155,7 @@ export function downConvert(bundle) {
     // its siblings say: a nullable reference becomes "the named schema, or null" (`anyOf` with a
     // branch that allows only null), so the name stays for code generators.
     if (schema.nullable === true && !schema.type && schema.allOf?.length === 1 && schema.allOf[0].$ref) {
-      const type = target(schema.allOf[0].$ref)?.type ?? 'object';
+      const type = resolvePointer(converted, schema.allOf[0].$ref)?.type ?? 'object';
       schema.anyOf = [schema.allOf[0], { type, nullable: true, enum: [null], ...(type === 'array' ? { items: {} } : {}) }];
       delete schema.allOf;
       delete schema.nullable;
@@ -173,9 +173,9 @@ export function downConvert(bundle) {
     for (const key of Object.keys(schema)) {
       if (!SCHEMA_30.has(key) && !key.startsWith('x-')) delete schema[key];
     }
-    for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] || []).forEach((s, i) => visit(s, `${where}/${key}/${i}`));
-    for (const key of ['not', 'items', 'additionalProperties']) visit(schema[key], `${where}/${key}`);
-    for (const [property, s] of Object.entries(schema.properties || {})) visit(s, `${where}/properties/${property}`, property);
+    for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] || []).forEach((s, i) => visit(s, appendPointer(where, key, i)));
+    for (const key of ['not', 'items', 'additionalProperties']) visit(schema[key], appendPointer(where, key));
+    for (const [property, s] of Object.entries(schema.properties || {})) visit(s, appendPointer(where, 'properties', property), property);
   };
 
   forEachSchema(converted, visit);
@@ -187,7 +187,7 @@ export function downConvert(bundle) {
     for (const [method, operation] of Object.entries(item)) {
       for (const requirement of (operation && operation.security) || []) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
-          if (!oauthSchemes.has(scheme) && scopes.length) { requirement[scheme] = []; lose('security roles', `#/paths/${route}/${method}/security`); }
+          if (!oauthSchemes.has(scheme) && scopes.length) { requirement[scheme] = []; lose('security roles', formatPointer(['paths', route, method, 'security'])); }
         }
       }
     }

@@ -12,10 +12,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
+import { parsePointer } from './json-pointer.mjs';
 
 const posix = (p) => p.split(path.sep).join('/');
-const decode = (part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-export const pointerParts = (pointer) => String(pointer).replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decode);
 
 /** @param {string} specDir */
 export function createSourceIndex(specDir) {
@@ -94,7 +93,7 @@ export function createSourceIndex(specDir) {
     if (!entry.doc || entry.doc.errors.length) return { file, line: 1, column: 1 };
     let node = entry.doc.contents;
     let at = node;
-    const all = [...pointerParts(fragment), ...parts.map(String)];
+    const all = [...parsePointer(`#${fragment}`), ...parts.map(String)];
     for (const [i, part] of all.entries()) {
       const ref = isMap(node) ? node.get('$ref') : undefined;
       if (typeof ref === 'string' && !ref.startsWith('#') && depth < 16) {
@@ -119,7 +118,7 @@ export function createSourceIndex(specDir) {
   return {
     /** Where a pointer of the bundle comes from: { file (relative, with /), line, column }. */
     locate(pointer) {
-      const parts = pointerParts(pointer);
+      const parts = parsePointer(pointer);
       if (parts[0] === 'paths' && parts.length >= 2) {
         const file = pathItemFiles().get(parts[1]);
         if (file) return walk(file, '', parts.slice(2));

@@ -1,5 +1,6 @@
 // The command table: one entry per operation of the bundle, everything the command line needs to
 // parse, check, send and print without reading the bundle itself (which it loads only to validate).
+import { appendPointer } from '@cloudapi/spec/json-pointer';
 import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { commandWords, flagName } from './naming.mjs';
@@ -131,7 +132,7 @@ export function buildTable(document) {
     const { list, items, columns, filterable, upload } = successOf(document, op);
     const filterHeader = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === FILTER_HEADER);
     // Its JSON is checked before sending when the spec gives it a schema (`content` or `schema`).
-    const filterSchemaPointer = filterHeader && (filterHeader.content?.['application/json']?.schema ? `${filterHeader.pointer}/content/application~1json/schema` : filterHeader.schema ? `${filterHeader.pointer}/schema` : undefined);
+    const filterSchemaPointer = filterHeader && (filterHeader.content?.['application/json']?.schema ? appendPointer(filterHeader.pointer, 'content', 'application/json', 'schema') : filterHeader.schema ? `${filterHeader.pointer}/schema` : undefined);
     for (const flag of [...query.map((q) => q.flag), ...(body?.fields ?? []).map((f) => f.flag)]) {
       if (RESERVED_FLAGS.includes(flag)) throw new Error(`${operationId}: the field "${flag}" is also a flag of every command; the command line cannot tell them apart`);
     }

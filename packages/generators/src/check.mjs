@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { pointerGet } from '@cloudapi/spec/schema-views';
+import { resolvePointer } from '@cloudapi/spec/json-pointer';
 import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, operations } from '@cloudapi/spec/walk';
 
@@ -15,7 +15,7 @@ const pascal = (id) => id[0].toUpperCase() + id.slice(1);
 const camel = (name) => name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 function resolve(document, schema, depth = 0) {
-  if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && depth < 32) return resolve(document, pointerGet(document, schema.$ref), depth + 1);
+  if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && depth < 32) return resolve(document, resolvePointer(document, schema.$ref), depth + 1);
   return schema;
 }
 
@@ -82,7 +82,7 @@ export function slotsOf(document) {
   for (const op of operations(document)) {
     const id = op.operation.operationId;
     for (const body of bodiesOf(document, op)) {
-      const schema = pointerGet(document, body.schemaPointer);
+      const schema = resolvePointer(document, body.schemaPointer);
       slots.push({ id, kind: body.kind, status: body.status, mediaType: body.mediaType, schema, label: `${id} ${body.kind === 'request' ? `request body (${body.mediaType})` : `response ${body.status}`}` });
     }
     for (const parameter of op.parameters) {

@@ -4,11 +4,7 @@
 // teach the generator every keyword, `generateValid` checks each answer against its schema and
 // regenerates only the parts that break it (a list item, an array, the whole object), a bounded
 // number of times. Parts are independent, so a list of many items converges as fast as one item.
-
-/** A JSON pointer into a value (`/data/2`) as its segments (`['data', '2']`). */
-function segmentsOf(instancePath) {
-  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+import { parsePointer } from '@cloudapi/spec/json-pointer';
 
 /**
  * The schema of `value[key]` inside `schema`, looking through `properties`, `items`,
@@ -82,7 +78,7 @@ export function generateValid({ generate, schema, check, seed, rounds = 60, trie
     if (result.valid) return { value, valid: true, repairs };
     // Widen each failing part to one with a schema of its own, and to its parent when it keeps
     // failing; then regenerate the outermost of them, so that no part replaces another's parent.
-    const parts = outermost(result.errors.map((e) => segmentsOf(e.instancePath))).map((failing) => {
+    const parts = outermost(result.errors.map((e) => parsePointer(e.instancePath))).map((failing) => {
       let segments = failing;
       while (segments.length && (!schemaAt(schema, segments) || (tries.get(segments.join('/')) ?? 0) >= triesPerPart)) segments = segments.slice(0, -1);
       return segments;

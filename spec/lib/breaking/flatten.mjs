@@ -2,7 +2,7 @@
 // keywords written beside a $ref, as 3.1 allows), its allOf parts merged, the fields of its
 // oneOf/anyOf branches united (a field counts as required when every branch requires it). Each
 // keyword keeps the JSON pointer of where it was said, so a finding can point at the source line.
-import { escapePointerPart } from '../schema-views.mjs';
+import { appendPointer } from '../json-pointer.mjs';
 import { deref } from '../walk.mjs';
 
 /** Lower bounds: raising one (or setting it) narrows what a schema admits. */
@@ -143,7 +143,7 @@ function readObject(out, schema, at, requiredHere) {
   if (at && schema.properties) out.propertiesAt ??= `${at}/properties`;
   for (const [name, sub] of Object.entries(schema.properties || {})) {
     (out.props[name] ??= []).push(sub);
-    (out.propAt[name] ??= []).push(at && `${at}/properties/${escapePointerPart(name)}`);
+    (out.propAt[name] ??= []).push(at && appendPointer(at, 'properties', name));
     out.propOwner[name] ??= at;
   }
   if (requiredHere && Array.isArray(schema.required)) {
@@ -161,7 +161,7 @@ function readObject(out, schema, at, requiredHere) {
   }
   for (const [name, list] of Object.entries(schema.dependentRequired || {})) {
     out.dependentRequired.set(name, [...list].sort().join(', '));
-    if (at) out.keywordAt[`dependentRequired/${name}`] = `${at}/dependentRequired/${escapePointerPart(name)}`;
+    if (at) out.keywordAt[`dependentRequired/${name}`] = appendPointer(at, 'dependentRequired', name);
   }
 }
 
@@ -176,7 +176,7 @@ function readArray(out, schema, at) {
 function readConstraints(out, schema, at) {
   for (const keyword of PRESENCE) if (schema[keyword] !== undefined) out.constraints.set(keyword, at && `${at}/${keyword}`);
   for (const keyword of KEYED) {
-    for (const key of Object.keys(schema[keyword] || {})) out.constraints.set(`${keyword}/${key}`, at && `${at}/${keyword}/${escapePointerPart(key)}`);
+    for (const key of Object.keys(schema[keyword] || {})) out.constraints.set(`${keyword}/${key}`, at && appendPointer(at, keyword, key));
   }
   if (schema.contentSchema && typeof schema.contentSchema === 'object') {
     out.contentSchemas.push(schema.contentSchema);

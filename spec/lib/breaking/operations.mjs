@@ -2,7 +2,7 @@
 // responses (every status, every media type compared exactly, the headers). Schema changes come
 // from schemas.mjs as relative findings and are reported here under the field's full name, with
 // the codes of parameters (`parameter-…`) and response headers (`response-header-…`).
-import { escapePointerPart } from '../schema-views.mjs';
+import { appendPointer } from '../json-pointer.mjs';
 import { deref } from '../walk.mjs';
 import { isPlainRef } from './flatten.mjs';
 import { compareSchemas, joinField } from './schemas.mjs';
@@ -42,7 +42,7 @@ function parameterSchema(p) {
   if (p.schema?.contentSchema && JSON_MEDIA.test(p.schema.contentMediaType ?? '')) return [p.schema.contentSchema, `${p.pointer}/schema/contentSchema`];
   if (p.schema) return [p.schema, `${p.pointer}/schema`];
   const [mediaType, media] = Object.entries(p.content ?? {})[0] ?? [];
-  return mediaType ? [media.schema, `${p.pointer}/content/${escapePointerPart(mediaType)}/schema`] : [undefined, undefined];
+  return mediaType ? [media.schema, appendPointer(p.pointer, 'content', mediaType, 'schema')] : [undefined, undefined];
 }
 
 /** @param {OperationContext} ctx @param {any} opA the walked operation before @param {any} opB after */
@@ -106,9 +106,9 @@ export function compareRequestBody(ctx, opA, opB) {
   if (!bodyB.required && bodyA.required) ctx.report('request-body-optional', 'request body', 'the request body is now optional', bodyAt);
   const { pairs, removed, added } = pairMedia(bodyA.content, bodyB.content);
   for (const mediaType of removed) ctx.report('request-media-removed', 'request body', `the request body no longer takes ${mediaType}`, `${bodyAt}/content`);
-  for (const mediaType of added) ctx.report('request-media-added', 'request body', `the request body now also takes ${mediaType}`, `${bodyAt}/content/${escapePointerPart(mediaType)}`);
+  for (const mediaType of added) ctx.report('request-media-added', 'request body', `the request body now also takes ${mediaType}`, appendPointer(bodyAt, 'content', mediaType));
   for (const { a, b } of pairs) {
-    const mediaAt = `${bodyAt}/content/${escapePointerPart(b)}`;
+    const mediaAt = appendPointer(bodyAt, 'content', b);
     const [schemaA, schemaB] = [bodyA.content[a].schema, bodyB.content[b].schema];
     if (schemaA && !schemaB) ctx.report('request-schema-removed', 'request body', `the ${b} request body has no schema any more`, mediaAt);
     if (!schemaA && schemaB) ctx.report('request-schema-added', 'request body', `the ${b} request body now has a schema`, `${mediaAt}/schema`);
@@ -163,9 +163,9 @@ function compareResponse(ctx, opB, status, rawA, rawB) {
   const where = `response ${status}`;
   const { pairs, removed, added } = pairMedia(a.content, b.content);
   for (const mediaType of removed) ctx.report('response-media-removed', where, `response ${status} is no longer ${mediaType}`, `${at}/content`);
-  for (const mediaType of added) ctx.report('response-media-added', where, `response ${status} may now be ${mediaType}`, `${at}/content/${escapePointerPart(mediaType)}`);
+  for (const mediaType of added) ctx.report('response-media-added', where, `response ${status} may now be ${mediaType}`, appendPointer(at, 'content', mediaType));
   for (const pair of pairs) {
-    const mediaAt = `${at}/content/${escapePointerPart(pair.b)}`;
+    const mediaAt = appendPointer(at, 'content', pair.b);
     if (pair.parametersChanged) ctx.report('response-media-parameters-changed', where, `response ${status}: ${pair.a} is now ${pair.b}`, mediaAt);
     const [schemaA, schemaB] = [a.content[pair.a].schema, b.content[pair.b].schema];
     if (schemaA && !schemaB) ctx.report('response-schema-removed', where, `response ${status} (${pair.b}) has no schema any more`, mediaAt);
@@ -188,7 +188,7 @@ function compareHeaders(ctx, status, headersA, headersB, at) {
     }
     const nameB = namesB.get(key);
     reusing(ctx, refPair(`header ${key}`, status, headersA[nameA], headersB[nameB]), (report) => {
-      const [b, headerAt] = deref(after, headersB[nameB], `${at}/headers/${escapePointerPart(nameB)}`);
+      const [b, headerAt] = deref(after, headersB[nameB], appendPointer(at, 'headers', nameB));
       if (a.required && !b.required) report('response-header-optional', where, `header ${nameB} of response ${status} is no longer always sent`, headerAt);
       if (!a.required && b.required) report('response-header-required', where, `header ${nameB} of response ${status} is now always sent`, `${headerAt}/required`);
       const findings = compareSchemas(ctx.schemas, 'response', a.schema, b.schema, `${headerAt}/schema`, { textual: true });
@@ -196,6 +196,6 @@ function compareHeaders(ctx, status, headersA, headersB, at) {
     });
   }
   for (const [key, nameB] of namesB) {
-    if (!namesA.has(key)) ctx.report('response-header-added', `response ${status} header ${nameB}`, `response ${status} now sends header ${nameB}`, `${at}/headers/${escapePointerPart(nameB)}`);
+    if (!namesA.has(key)) ctx.report('response-header-added', `response ${status} header ${nameB}`, `response ${status} now sends header ${nameB}`, appendPointer(at, 'headers', nameB));
   }
 }

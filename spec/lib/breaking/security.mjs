@@ -2,7 +2,7 @@
 // met one alternative before must meet one after. An alternative is met when every scheme it
 // names is one the client had, with no scope the client lacked (`{}` is met by anyone). Also the
 // security schemes of the components and their OAuth flows.
-import { escapePointerPart } from '../schema-views.mjs';
+import { appendPointer } from '../json-pointer.mjs';
 
 /** @typedef {Record<string, string[]>} Requirement */
 
@@ -57,7 +57,7 @@ export function compareOperationSecurity({ before, after, opA, opB, pointer, rep
 export function compareSecuritySchemes(before, after, report) {
   const schemesA = before.components?.securitySchemes ?? {};
   const schemesB = after.components?.securitySchemes ?? {};
-  const at = (...parts) => `#/components/securitySchemes/${parts.filter((p) => p !== '').map(escapePointerPart).join('/')}`;
+  const at = (...parts) => appendPointer('#/components/securitySchemes', ...parts.filter((p) => p !== ''));
   for (const name of Object.keys(schemesA)) if (!schemesB[name]) report('security-scheme-removed', name, `security scheme ${name} was removed`, '#/components/securitySchemes');
   for (const [name, b] of Object.entries(schemesB)) {
     const a = schemesA[name];

@@ -5,6 +5,8 @@
 // Runs unresolved (`resolved: false`): a mark sits beside a `$ref` (`{$ref: Timestamp.yaml,
 // x-filterable: true}`), and resolving drops the siblings of a `$ref`. So it reads the bundle,
 // whose references all point inside the document, and skips operations it cannot follow.
+import { resolvePointer } from '../../lib/json-pointer.mjs';
+
 const HEADER = 'X-Filter';
 const EXTERNAL = Object.freeze({ external: true }); // a reference to another file: not followed here
 
@@ -12,7 +14,7 @@ function follow(root, node) {
   let at = node;
   for (let i = 0; at && typeof at.$ref === 'string' && i < 16; i++) {
     if (!at.$ref.startsWith('#/')) return EXTERNAL;
-    at = at.$ref.slice(2).split('/').reduce((o, k) => (o ? o[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+    at = resolvePointer(root, at.$ref);
   }
   return at;
 }

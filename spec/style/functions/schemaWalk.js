@@ -2,6 +2,7 @@
 // keywords that led to it (`trail`, e.g. ['properties', 'allOf']; its last entry is the keyword of
 // the direct parent). A schema shared by several parents is visited once per parent; only cycles
 // (recursive schemas) are cut.
+import { parsePointer } from '../../lib/json-pointer.mjs';
 import { subschemas } from '../../lib/schema-walk.mjs';
 
 export function walkSchema(schema, visit, path = [], trail = [], ancestors = new Set()) {
@@ -35,11 +36,18 @@ export function propertiesOf(schema) {
   return own;
 }
 
-// The property of a resolved `schema` a JSON pointer (`/image/id`) names, or undefined.
+// The property of a resolved `schema` a JSON pointer (`/image/id`) names, or undefined (also when
+// the pointer is malformed: the rule then says what to write).
 export function atPointer(schema, pointer) {
+  let tokens;
+  try {
+    tokens = parsePointer(pointer);
+  } catch {
+    return undefined;
+  }
   let at = schema;
-  for (const token of pointer.split('/').slice(1)) {
-    at = propertiesOf(at)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const token of tokens) {
+    at = propertiesOf(at)[token];
     if (!at) return undefined;
   }
   return at;

@@ -4,12 +4,13 @@
 // placeholder (`const`/`enum` of placeholders or null). The answers that could carry a secret are
 // those of the resource it is written to: for a write to a collection, the collection and its
 // items; for a write to an item or below one (an action, a sub-resource), that path and the item.
+import { resolvePointer } from '../../lib/json-pointer.mjs';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 function resolveIn(root, node, depth = 0) {
   if (node && typeof node === 'object' && typeof node.$ref === 'string' && node.$ref.startsWith('#/') && depth < 32) {
-    const target = node.$ref.slice(2).split('/').reduce((n, p) => (n == null ? n : n[p.replace(/~1/g, '/').replace(/~0/g, '~')]), root);
-    return resolveIn(root, target, depth + 1);
+    return resolveIn(root, resolvePointer(root, node.$ref), depth + 1);
   }
   return node;
 }
