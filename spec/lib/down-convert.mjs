@@ -6,7 +6,7 @@
 // removes what 3.0 cannot say, counting each loss so the build can list them.
 import { Converter } from '@apiture/openapi-down-convert';
 import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
-import { walkSchema } from './schema-walk.mjs';
+import { subschemas, walkSchema } from './schema-walk.mjs';
 
 // The keywords of a 3.0 Schema Object; anything else (2020-12 keywords) is lost.
 const SCHEMA_30 = new Set([
@@ -15,6 +15,8 @@ const SCHEMA_30 = new Set([
   'allOf', 'oneOf', 'anyOf', 'not', 'items', 'properties', 'additionalProperties', 'description', 'format',
   'default', 'nullable', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'example', 'deprecated', '$ref',
 ]);
+// The keywords of a 3.0 Schema Object that hold subschemas, in the order the conversion visits them.
+const SUBSCHEMAS_30 = ['allOf', 'oneOf', 'anyOf', 'not', 'items', 'additionalProperties', 'properties'];
 // What each lost keyword meant, for the build output and spec/DECISIONS.md section 16.
 export const LOSS_MEANING = {
   if: 'conditional rules (if/then/else): the rules hold in the 3.1 bundle and in the operation descriptions only',
@@ -173,9 +175,10 @@ export function downConvert(bundle) {
     for (const key of Object.keys(schema)) {
       if (!SCHEMA_30.has(key) && !key.startsWith('x-')) delete schema[key];
     }
-    for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] || []).forEach((s, i) => visit(s, appendPointer(where, key, i)));
-    for (const key of ['not', 'items', 'additionalProperties']) visit(schema[key], appendPointer(where, key));
-    for (const [property, s] of Object.entries(schema.properties || {})) visit(s, appendPointer(where, 'properties', property), property);
+    // What is left is 3.0, whose subschemas sit under these keywords only.
+    for (const { keyword, key, schema: sub } of subschemas(schema, SUBSCHEMAS_30)) {
+      visit(sub, key === undefined ? appendPointer(where, keyword) : appendPointer(where, keyword, key), keyword === 'properties' ? key : undefined);
+    }
   };
 
   forEachSchema(converted, visit);

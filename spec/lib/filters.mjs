@@ -7,6 +7,7 @@
 //
 // A key is a filterable field (equality), `+and`/`+or` take arrays of such objects, a field's value
 // may be an object with exactly one operator. spec/DECISIONS.md section "Filtering" says why.
+import { ownProperties as declaredProperties } from './schema-walk.mjs';
 import { deref } from './walk.mjs';
 
 /**
@@ -86,14 +87,8 @@ export function fieldKind(document, raw) {
   return null;
 }
 
-function ownProperties(document, raw, seen = new Set()) {
-  const [schema] = deref(document, raw);
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
-  seen.add(schema);
-  const out = {};
-  for (const member of schema.allOf || []) Object.assign(out, ownProperties(document, member, seen));
-  return Object.assign(out, schema.properties || {});
-}
+/** The properties an object schema of the bundle declares, its allOf parts' included. */
+const ownProperties = (document, raw) => declaredProperties(raw, { resolve: (node) => deref(document, node)[0] });
 
 /** Marked fields of an item schema (dotted paths for nested objects): { name: kind }. */
 export function filterableFields(document, itemSchema, prefix = '', seen = new Set()) {

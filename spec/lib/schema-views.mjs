@@ -11,7 +11,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
-import { mapSubschemas } from './schema-walk.mjs';
+import { appliedSubschemas, mapSubschemas } from './schema-walk.mjs';
 
 /**
  * One validation failure: where in the value (`/data/0/label`), where in the schema, and a message.
@@ -132,22 +132,9 @@ function applicableDeclarations(document, matches, pointer, value, into, depth) 
   }
   for (const key of ['items', 'unevaluatedItems']) if (schema[key] !== undefined && schema[key] !== false) into.items.push(sub(key));
   (schema.prefixItems || []).forEach((_, i) => { into.prefixItems[i] ??= []; into.prefixItems[i].push(sub('prefixItems', i)); });
-  (schema.allOf || []).forEach((_, i) => applicableDeclarations(document, matches, sub('allOf', i), value, into, depth + 1));
-  for (const key of ['anyOf', 'oneOf']) {
-    if (!Array.isArray(schema[key])) continue;
-    const branches = schema[key].map((_, i) => sub(key, i));
-    const matching = branches.filter((branch) => matches(branch, value));
-    for (const branch of matching.length ? matching : branches) applicableDeclarations(document, matches, branch, value, into, depth + 1);
-  }
-  if (schema.if !== undefined) {
-    applicableDeclarations(document, matches, sub('if'), value, into, depth + 1);
-    const branch = matches(sub('if'), value) ? 'then' : 'else';
-    if (schema[branch] !== undefined) applicableDeclarations(document, matches, sub(branch), value, into, depth + 1);
-  }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const name of Object.keys(schema.dependentSchemas || {})) {
-      if (Object.hasOwn(value, name)) applicableDeclarations(document, matches, sub('dependentSchemas', name), value, into, depth + 1);
-    }
+  const at = (/** @type {import('./schema-walk.mjs').Subschema} */ { keyword, key }) => (key === undefined ? sub(keyword) : sub(keyword, key));
+  for (const applied of appliedSubschemas(schema, value, (branch) => matches(at(branch), value))) {
+    applicableDeclarations(document, matches, at(applied), value, into, depth + 1);
   }
   return into;
 }

@@ -5,6 +5,7 @@
 // regenerates only the parts that break it (a list item, an array, the whole object), a bounded
 // number of times. Parts are independent, so a list of many items converges as fast as one item.
 import { parsePointer } from '@cloudapi/spec/json-pointer';
+import { memberSchemas } from '@cloudapi/spec/schema-walk';
 
 /**
  * The schema of `value[key]` inside `schema`, looking through `properties`, `items`,
@@ -13,18 +14,8 @@ import { parsePointer } from '@cloudapi/spec/json-pointer';
  * enclosing value instead.
  */
 export function childSchema(schema, key) {
-  if (!schema || typeof schema !== 'object') return undefined;
-  const found = [];
-  if (/^\d+$/.test(key)) {
-    const index = Number(key);
-    if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) found.push(schema.prefixItems[index]);
-    else if (schema.items && typeof schema.items === 'object') found.push(schema.items);
-  }
-  if (schema.properties && Object.hasOwn(schema.properties, key) && typeof schema.properties[key] === 'object') found.push(schema.properties[key]);
-  for (const branch of schema.allOf || []) {
-    const inner = childSchema(branch, key);
-    if (inner) found.push(inner);
-  }
+  // A boolean declaration (`items: false`) is no schema to generate from.
+  const found = memberSchemas(schema, key).filter((member) => typeof member === 'object');
   if (found.length === 0) return undefined;
   return found.length === 1 ? found[0] : { allOf: found };
 }

@@ -3,6 +3,7 @@
 // oneOf/anyOf branches united (a field counts as required when every branch requires it). Each
 // keyword keeps the JSON pointer of where it was said, so a finding can point at the source line.
 import { appendPointer } from '../json-pointer.mjs';
+import { subschemas } from '../schema-walk.mjs';
 import { deref } from '../walk.mjs';
 
 /** Lower bounds: raising one (or setting it) narrows what a schema admits. */
@@ -103,10 +104,10 @@ function flattenNode(document, raw, pointer, seen) {
     readObject(out, schema, at, requiredHere);
     readArray(out, schema, at);
     readConstraints(out, schema, at);
-    (schema.allOf || []).forEach((part, i) => {
+    for (const { key: i, schema: part } of subschemas(schema, ['allOf'])) {
       recordPart(document, out, 'allOf', part, i, trail, at);
-      visit(part, at && `${at}/allOf/${i}`, `${trail}/allOf#${i}`, requiredHere);
-    });
+      visit(part, at && appendPointer(at, 'allOf', i), `${trail}/allOf#${i}`, requiredHere);
+    }
     readBranches(document, out, schema, at, trail, requiredHere, seen);
   };
   visit(raw, pointer, '', true);
@@ -200,12 +201,12 @@ function recordPart(document, out, keyword, part, i, trail, at) {
 
 /** oneOf/anyOf: the branches' fields united, a field required only when every branch requires it. */
 function readBranches(document, out, schema, at, trail, requiredHere, seen) {
-  const branches = [...(schema.oneOf || []).map((b, i) => [b, 'oneOf', i]), ...(schema.anyOf || []).map((b, i) => [b, 'anyOf', i])];
+  const branches = [...subschemas(schema, ['oneOf', 'anyOf'])];
   if (!branches.length) return;
   if (schema.oneOf) out.hasOneOf = true;
-  const each = branches.map(([branch, keyword, i]) => {
+  const each = branches.map(({ keyword, key: i, schema: branch }) => {
     recordPart(document, out, keyword, branch, i, trail, at);
-    return flattenNode(document, branch, at && `${at}/${keyword}/${i}`, new Set(seen));
+    return flattenNode(document, branch, at && appendPointer(at, keyword, i), new Set(seen));
   });
   for (const b of each) {
     for (const [name, subs] of Object.entries(b.props)) {

@@ -6,6 +6,7 @@
 // x-filterable: true}`), and resolving drops the siblings of a `$ref`. So it reads the bundle,
 // whose references all point inside the document, and skips operations it cannot follow.
 import { resolvePointer } from '../../lib/json-pointer.mjs';
+import { ownProperties } from '../../lib/schema-walk.mjs';
 
 const HEADER = 'X-Filter';
 const EXTERNAL = Object.freeze({ external: true }); // a reference to another file: not followed here
@@ -19,14 +20,16 @@ function follow(root, node) {
   return at;
 }
 
-function properties(root, node, seen = new Set()) {
-  const schema = follow(root, node);
-  if (schema === EXTERNAL) throw EXTERNAL;
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
-  seen.add(schema);
-  const out = {};
-  for (const member of schema.allOf || []) Object.assign(out, properties(root, member, seen));
-  return Object.assign(out, schema.properties || {});
+// The properties an object schema declares, its allOf parts' included; a part in another file
+// stops the check (the bundle is checked instead).
+function properties(root, node) {
+  return ownProperties(node, {
+    resolve: (raw) => {
+      const schema = follow(root, raw);
+      if (schema === EXTERNAL) throw EXTERNAL;
+      return schema;
+    },
+  });
 }
 
 export default function filterHeader(operation, options, context) {

@@ -3,7 +3,7 @@
 // the direct parent). A schema shared by several parents is visited once per parent; only cycles
 // (recursive schemas) are cut.
 import { parsePointer } from '../../lib/json-pointer.mjs';
-import { subschemas } from '../../lib/schema-walk.mjs';
+import { ownProperties, subschemas } from '../../lib/schema-walk.mjs';
 
 export function walkSchema(schema, visit, path = [], trail = [], ancestors = new Set()) {
   if (!schema || typeof schema !== 'object' || ancestors.has(schema)) return;
@@ -28,14 +28,6 @@ export function resolvedRoot(context) {
   return (context.documentInventory && context.documentInventory.resolved) || (context.document && context.document.data) || {};
 }
 
-// The properties an object schema declares, its allOf members' included.
-export function propertiesOf(schema) {
-  if (!schema || typeof schema !== 'object') return {};
-  const own = { ...(schema.properties || {}) };
-  for (const member of schema.allOf || []) Object.assign(own, propertiesOf(member));
-  return own;
-}
-
 // The property of a resolved `schema` a JSON pointer (`/image/id`) names, or undefined (also when
 // the pointer is malformed: the rule then says what to write).
 export function atPointer(schema, pointer) {
@@ -47,7 +39,7 @@ export function atPointer(schema, pointer) {
   }
   let at = schema;
   for (const token of tokens) {
-    at = propertiesOf(at)[token];
+    at = ownProperties(at)[token];
     if (!at) return undefined;
   }
   return at;
