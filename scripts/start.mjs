@@ -17,12 +17,13 @@
 //   ALLOWED_HOSTS  Host names all three answer besides IP addresses, localhost and *.localhost
 //   --no-build  serve what was built last
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Only the spec's source files are imported up front: the docs, the mock and the server are loaded
 // with import() after the build, since on a fresh clone their entry points (dist/) do not exist
 // until it has run.
+import { defaultBundleFile, loadBundle } from '@cloudapi/spec/bundle';
 import { command, parse } from '@cloudapi/spec/cli';
 import { exposureNotice, loopbackTwins, parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
 import { superviseMock, superviseServer } from './start/supervise.mjs';
@@ -85,18 +86,18 @@ const [{ docsDistDir, serveStatic }, { mockDocumentPath, startMock }] = await Pr
   console.error(`✖ the built packages could not be loaded (${error.message}): run \`npm start\` without --no-build (or \`npm run build\`) first.`);
   process.exit(1);
 });
-const bundle = path.join(rootDir, 'spec/dist/openapi.json');
+const bundle = defaultBundleFile();
 if (!existsSync(bundle) || !existsSync(path.join(docsDistDir, 'index.html')) || !existsSync(path.join(rootDir, 'packages/server/dist/index.js'))) {
   console.error('✖ nothing to serve: run `npm start` without --no-build (or `npm run build`) first.');
   process.exit(1);
 }
-const document = JSON.parse(readFileSync(bundle, 'utf8'));
+const document = loadBundle(bundle);
 const operations = Object.values(document.paths).flatMap((item) => ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m]));
 const kib = (file) => `${(statSync(file).size / 1024).toFixed(0)} KiB`;
 console.log(`\nCloud Account Management API ${document.info.version}: ${operations.length} operations, ${Object.keys(document.components.schemas).length} schemas`);
-for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'packages/types/dist/index.d.ts', 'packages/client/dist/index.js', 'packages/client/dist/index.cjs', 'packages/docs/dist/index.html']) {
-  const full = path.join(rootDir, file);
-  if (existsSync(full)) console.log(`  ${file.padEnd(32)} ${kib(full)}`);
+const built = ['packages/types/dist/index.d.ts', 'packages/client/dist/index.js', 'packages/client/dist/index.cjs', 'packages/docs/dist/index.html'];
+for (const full of [defaultBundleFile('openapi.yaml'), bundle, ...built.map((file) => path.join(rootDir, file))]) {
+  if (existsSync(full)) console.log(`  ${path.relative(rootDir, full).padEnd(32)} ${kib(full)}`);
 }
 
 /**

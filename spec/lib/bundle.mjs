@@ -4,6 +4,7 @@
 // server read the bundle through here instead of each working these out again.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { bodiesOf, deref, operations } from './walk.mjs';
 
 const require = createRequire(import.meta.url);
@@ -54,9 +55,18 @@ function parseYaml(text) {
   return createRequire(defaultBundleFile())('yaml').parse(text);
 }
 
-/** The bundle that `npm run build` writes, as this package publishes it (`@cloudapi/spec/openapi.json`). */
-export function defaultBundleFile() {
-  return require.resolve('@cloudapi/spec/openapi.json');
+/**
+ * A file that `npm run build` writes, where this package publishes it (`@cloudapi/spec/openapi.json`
+ * by default; `openapi.yaml`, `openapi.3.0.json`, `openapi.3.0.yaml`), read from the package's
+ * `exports` so that it is named before it is built.
+ * @param {'openapi.json' | 'openapi.yaml' | 'openapi.3.0.json' | 'openapi.3.0.yaml'} [name]
+ * @returns {string}
+ */
+export function defaultBundleFile(name = 'openapi.json') {
+  const manifest = require.resolve('@cloudapi/spec/package.json');
+  const target = name.startsWith('openapi.') ? require(manifest).exports?.[`./${name}`] : undefined;
+  if (typeof target !== 'string') throw new Error(`@cloudapi/spec publishes no bundle file named ${name}`);
+  return join(dirname(manifest), target);
 }
 
 /**

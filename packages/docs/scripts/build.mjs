@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle } from '@cloudapi/spec/bundle';
+import { defaultBundleFile, loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
@@ -53,7 +53,7 @@ function run(args) {
 }
 
 const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml', ...(pageOnly ? [] : ['openapi.3.0.json', 'openapi.3.0.yaml'])]
-  .map((name) => [name, bundleDir ? path.join(bundleDir, name) : require.resolve(`@cloudapi/spec/${name}`)]));
+  .map((name) => [name, bundleDir ? path.join(bundleDir, name) : defaultBundleFile(name)]));
 const bundle = loadBundle(bundleFiles['openapi.json']);
 const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf8');
 const derived = deriveDocsDocument(bundle, {
