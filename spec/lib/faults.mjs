@@ -163,6 +163,21 @@ export function faultHeaders(decision) {
   return { [FAULT_HEADER]: decision.kinds.join(', '), ...(decision.fault === '429' ? { 'retry-after': String(FAULT_RETRY_AFTER_SECONDS) } : {}) };
 }
 
+/**
+ * The answer a `drop` fault cuts off: its status and headers promise a whole JSON body of
+ * `content-length` bytes, and only `partialBody` is sent before the connection is closed, so the
+ * client meets a connection cut mid-answer.
+ * @param {{ kinds: string[], fault: string | null }} decision
+ * @returns {{ status: number, headers: Record<string, string>, partialBody: string }}
+ */
+export function droppedAnswer(decision) {
+  return {
+    status: 200,
+    headers: { ...faultHeaders(decision), 'content-type': 'application/json', 'content-length': '4096' },
+    partialBody: '{"errors":[{"reason":"cut off',
+  };
+}
+
 /** The ErrorResponse body of an injected 429 or 503. */
 export function faultBody(decision) {
   const reason = decision.fault === '429'

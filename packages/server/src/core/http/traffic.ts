@@ -3,7 +3,7 @@
 // and run in one onRequest hook, before authentication: an injected fault stands for the network
 // or a proxy in front of the service, so it is decided first and uses none of the caller's limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createFaultInjector, describeFault, faultBody, faultHeaders, FAULT_HEADER } from '@cloudapi/spec/faults';
+import { createFaultInjector, describeFault, droppedAnswer, faultBody, faultHeaders, FAULT_HEADER } from '@cloudapi/spec/faults';
 import type { parseFaults } from '@cloudapi/spec/faults';
 import { bearerToken } from '../auth.js';
 import type { OperationSpec } from '../spec.js';
@@ -23,18 +23,18 @@ type Decision = NonNullable<ReturnType<ReturnType<typeof createFaultInjector>['d
 
 /** Answers a chosen fault: 429 or 503 with an ErrorResponse, or headers then a cut connection. */
 function injectFault(reply: FastifyReply, decision: Decision): void {
-  const headers = faultHeaders(decision);
   if (decision.fault === 'drop') {
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': '4096' });
-    raw.write('{"errors":[{"reason":"cut off');
+    const { status, headers, partialBody } = droppedAnswer(decision);
+    raw.writeHead(status, headers);
+    raw.write(partialBody);
     // The socket is destroyed once the partial body has left, so the client sees it cut mid-answer.
     raw.socket?.end(() => raw.socket?.destroy());
     setImmediate(() => raw.destroy());
     return;
   }
-  reply.code(Number(decision.fault)).headers(headers).type('application/json').send(JSON.stringify(faultBody(decision)));
+  reply.code(Number(decision.fault)).headers(faultHeaders(decision)).type('application/json').send(JSON.stringify(faultBody(decision)));
 }
 
 /**
