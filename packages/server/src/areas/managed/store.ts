@@ -103,10 +103,11 @@ export const toCredential = (row: Pick<Selectable<ManagedCredentialTable>, 'id' 
   last_decrypted: row.last_decrypted === null ? null : timestamp(Number(row.last_decrypted)),
 });
 
-export const toIssue = (row: Selectable<ManagedIssueTable>): ManagedIssue => ({
+/** An issue as the API shows it; its ticket's URL lies below `basePath` (the bundle's, `/v4`). */
+export const toIssue = (row: Selectable<ManagedIssueTable>, basePath: string): ManagedIssue => ({
   id: row.id,
   created: timestamp(Number(row.created)),
-  entity: { id: row.ticket_id, label: row.ticket_label, type: 'ticket', url: `/v4/support/tickets/${row.ticket_id}` },
+  entity: { id: row.ticket_id, label: row.ticket_label, type: 'ticket', url: `${basePath}/support/tickets/${row.ticket_id}` },
   services: JSON.parse(row.services) as number[],
 });
 
