@@ -50,7 +50,7 @@ export function compareDocuments(before, after, { all = false } = {}) {
     const b = opsAfter.get(id);
     const report = reporter(label(b ?? a), a.operation.operationId);
     if (!b) {
-      report('operation-removed', '', `${label(a)} (${a.operation.operationId}) was removed`, after.paths?.[a.path] ? formatPointer(['paths', a.path]) : '#/paths');
+      report('operation-removed', '', `${label(a)} (${a.operation.operationId}) was removed`, after.paths?.[a.path] ? formatPointer(['paths', a.path], { fragment: true }) : '#/paths');
       continue;
     }
     compareOperation({ before, after, schemas, report }, a, b);

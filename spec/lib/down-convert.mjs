@@ -88,7 +88,7 @@ function dropUnusedSchemas(document, lose) {
     for (const name of Object.keys(schemas)) {
       if (text.includes(`"#/components/schemas/${name}"`)) continue;
       delete schemas[name];
-      lose('unused schema', formatPointer(['components', 'schemas', name]));
+      lose('unused schema', formatPointer(['components', 'schemas', name], { fragment: true }));
       removed = true;
     }
   }
@@ -116,7 +116,7 @@ function forEachSchema(document, visit) {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'example' || key === 'examples') continue;
       if (key === 'schema') visit(value, appendPointer(where, 'schema'));
-      else if (key === 'schemas' && where === '#/components') for (const [name, s] of Object.entries(value)) visit(s, formatPointer(['components', 'schemas', name]));
+      else if (key === 'schemas' && where === '#/components') for (const [name, s] of Object.entries(value)) visit(s, formatPointer(['components', 'schemas', name], { fragment: true }));
       else walk(value, appendPointer(where, key));
     }
   };
@@ -190,7 +190,7 @@ export function downConvert(bundle) {
     for (const [method, operation] of Object.entries(item)) {
       for (const requirement of (operation && operation.security) || []) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
-          if (!oauthSchemes.has(scheme) && scopes.length) { requirement[scheme] = []; lose('security roles', formatPointer(['paths', route, method, 'security'])); }
+          if (!oauthSchemes.has(scheme) && scopes.length) { requirement[scheme] = []; lose('security roles', formatPointer(['paths', route, method, 'security'], { fragment: true })); }
         }
       }
     }

@@ -44,18 +44,19 @@ export function parsePointer(pointer) {
   const fragment = pointer.startsWith('#');
   const body = fragment ? pointer.slice(1) : pointer;
   if (body === '') return [];
-  if (!body.startsWith('/')) throw new TypeError(`"${pointer}" is no JSON pointer: it starts with "/" (or "#/" as a URI fragment)`);
+  if (!body.startsWith('/')) throw new TypeError(`not a JSON pointer: "${pointer}" (it must be empty or start with "/" or "#/")`);
   return body.slice(1).split('/').map((token) => unescapeToken(fragment ? percentDecoded(token) : token));
 }
 
 /**
- * The pointer of these reference tokens: as a URI fragment (`#/a/b~1c`, a `%` percent-encoded) by
- * default, or plain (`/a/b~1c`) with `{ fragment: false }`. No tokens is the whole document (`#`, or `''`).
+ * The pointer of these reference tokens: plain (`/a/b~1c`) by default, or as a URI fragment
+ * (`#/a/b~1c`, a `%` percent-encoded) with `{ fragment: true }`. No tokens is the whole document
+ * (`''`, or `#`).
  * @param {ReadonlyArray<string | number>} tokens
  * @param {{ fragment?: boolean }} [options]
  * @returns {string}
  */
-export function formatPointer(tokens, { fragment = true } = {}) {
+export function formatPointer(tokens, { fragment = false } = {}) {
   const body = tokens.map((token) => `/${fragment ? escapeToken(token).replace(/%/g, '%25') : escapeToken(token)}`).join('');
   return fragment ? `#${body}` : body;
 }
@@ -91,3 +92,6 @@ export function resolvePointer(root, pointer) {
   }
   return node;
 }
+
+/** `resolvePointer`, under the name the contract kit uses. */
+export const valueAtPointer = resolvePointer;

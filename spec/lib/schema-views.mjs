@@ -34,7 +34,7 @@ import { appliedSubschemas, mapSubschemas } from './schema-walk.mjs';
 export { resolvePointer as pointerGet, escapeToken as escapePointerPart } from './json-pointer.mjs';
 
 /** The JSON pointer (`#/a/b~1c`) of these reference tokens. @param {...(string | number)} parts @returns {string} */
-export const pointerOf = (...parts) => formatPointer(parts);
+export const pointerOf = (...parts) => formatPointer(parts, { fragment: true });
 
 function resolveRef(document, schema, depth = 0) {
   if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {

@@ -46,13 +46,13 @@ export function* operations(document) {
       const operation = pathItem[method];
       if (!operation) continue;
       const byKey = new Map();
-      for (const [list, base] of [[pathItem.parameters, formatPointer(['paths', path, 'parameters'])], [operation.parameters, formatPointer(['paths', path, method, 'parameters'])]]) {
+      for (const [list, base] of [[pathItem.parameters, formatPointer(['paths', path, 'parameters'], { fragment: true })], [operation.parameters, formatPointer(['paths', path, method, 'parameters'], { fragment: true })]]) {
         (list || []).forEach((raw, i) => {
           const [parameter, at] = deref(document, raw, appendPointer(base, i));
           byKey.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: at });
         });
       }
-      yield { path, method, operation, pointer: formatPointer(['paths', path, method]), parameters: [...byKey.values()] };
+      yield { path, method, operation, pointer: formatPointer(['paths', path, method], { fragment: true }), parameters: [...byKey.values()] };
     }
   }
 }
@@ -139,7 +139,7 @@ export function* allExamples(document) {
   }
   for (const [name, schema] of Object.entries((document.components && document.components.schemas) || {})) {
     for (const [i, value] of (schema.examples || []).entries()) {
-      yield { where: `schema ${name} example ${i}`, view: 'response', schemaPointer: formatPointer(['components', 'schemas', name]), value };
+      yield { where: `schema ${name} example ${i}`, view: 'response', schemaPointer: formatPointer(['components', 'schemas', name], { fragment: true }), value };
     }
   }
 }

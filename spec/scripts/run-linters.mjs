@@ -93,7 +93,7 @@ export async function createLinters({ specDir: dir = specDir } = {}) {
       file: path.resolve(root, r.source || file),
       line: r.range.start.line + 1,
       column: r.range.start.character + 1,
-      pointer: formatPointer(r.path),
+      pointer: formatPointer(r.path, { fragment: true }),
       message: r.message,
     }));
   }

@@ -30,19 +30,19 @@ describe('JSON pointers', () => {
   });
 
   it('refuses what is no pointer, saying how one is written', () => {
-    expect(() => parsePointer('components/schemas')).toThrow(/starts with "\/" \(or "#\/" as a URI fragment\)/);
-    expect(() => parsePointer('other.yaml#/a')).toThrow(/is no JSON pointer/);
+    expect(() => parsePointer('components/schemas')).toThrow('not a JSON pointer: "components/schemas" (it must be empty or start with "/" or "#/")');
+    expect(() => parsePointer('other.yaml#/a')).toThrow(/not a JSON pointer/);
     expect(() => parsePointer(undefined)).toThrow(/a JSON pointer is a string, not undefined/);
   });
 
-  it('formats tokens as a fragment (a "%" encoded) or plain, and back', () => {
+  it('formats tokens plain or as a fragment (a "%" encoded), and back', () => {
     const tokens = ['paths', '/volumes/{volumeId}', 'get', 0, 'a~b', '50%'];
-    expect(formatPointer(tokens)).toBe('#/paths/~1volumes~1{volumeId}/get/0/a~0b/50%25');
-    expect(formatPointer(tokens, { fragment: false })).toBe('/paths/~1volumes~1{volumeId}/get/0/a~0b/50%');
+    expect(formatPointer(tokens, { fragment: true })).toBe('#/paths/~1volumes~1{volumeId}/get/0/a~0b/50%25');
+    expect(formatPointer(tokens)).toBe('/paths/~1volumes~1{volumeId}/get/0/a~0b/50%');
+    expect(parsePointer(formatPointer(tokens, { fragment: true }))).toEqual(tokens.map(String));
     expect(parsePointer(formatPointer(tokens))).toEqual(tokens.map(String));
-    expect(parsePointer(formatPointer(tokens, { fragment: false }))).toEqual(tokens.map(String));
-    expect(formatPointer([])).toBe('#');
-    expect(formatPointer([], { fragment: false })).toBe('');
+    expect(formatPointer([], { fragment: true })).toBe('#');
+    expect(formatPointer([])).toBe('');
   });
 
   it('appends tokens in the form of the pointer it extends', () => {

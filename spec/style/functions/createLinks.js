@@ -65,7 +65,7 @@ export function createTargets(paths, pathKey, operation, verbs) {
   if (!verbs.includes(verb)) return [];
   const created = successSchema(operation);
   if (!created) return [];
-  const candidates = [['', created], ...Object.entries(ownProperties(created)).map(([name, schema]) => [formatPointer([name], { fragment: false }), schema])];
+  const candidates = [['', created], ...Object.entries(ownProperties(created)).map(([name, schema]) => [formatPointer([name]), schema])];
   const found = [];
   for (const [address, item] of Object.entries(paths || {})) {
     if (!/\}$/.test(address) || !item || !item.get) continue;
