@@ -113,50 +113,35 @@ async function openSecuredStore(options: ServerOptions, dataDir: string, notices
   return store;
 }
 
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const port = options.port ?? 4020;
-  if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
-    return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
-  }
-  const host = options.host ?? '127.0.0.1';
-  let trust: { corsOrigins: string[]; allowedHosts: string[] };
+/** What a step throws, as a StartupError with its message (the step's own words say what to do). */
+function attempt<T>(work: () => T): T {
   try {
-    trust = { corsOrigins: parseCorsOrigins(options.corsOrigins ?? []), allowedHosts: parseAllowedHosts(options.allowedHosts ?? []) };
+    return work();
   } catch (error) {
     return fail((error as Error).message);
   }
-  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
-  // What the start changed or warns about (file modes), told by the bin and `npm start`.
-  const notices: string[] = [];
+}
 
-  let spec: ApiSpec;
-  try {
-    spec = describeBundleFile(options.bundleFile);
-  } catch (error) {
-    return fail((error as Error).message);
+/** The settings read from the options, each refused with a line that says what to do. */
+function readSettings(options: ServerOptions) {
+  if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
+    fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
   }
-  let traffic;
-  try {
-    traffic = { faults: parseFaults(options.faults, { operations: spec.byId.keys() }), rateLimit: parseRateLimit(options.rateLimit) };
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  const registry = (() => {
+  const trust = attempt(() => ({ corsOrigins: parseCorsOrigins(options.corsOrigins ?? []), allowedHosts: parseAllowedHosts(options.allowedHosts ?? []) }));
+  const spec = attempt(() => describeBundleFile(options.bundleFile));
+  const traffic = attempt(() => ({ faults: parseFaults(options.faults, { operations: spec.byId.keys() }), rateLimit: parseRateLimit(options.rateLimit) }));
+  const registry = attempt(() => {
     try {
       return buildRegistry(options.areas ?? Object.values(registeredAreas));
     } catch (error) {
-      return fail(`the server's areas do not fit together: ${(error as Error).message}`);
+      throw new Error(`the server's areas do not fit together: ${(error as Error).message}`);
     }
-  })();
+  });
+  return { port: options.port ?? 4020, host: options.host ?? '127.0.0.1', dataDir: path.resolve(options.dataDir ?? defaultDataDir()), trust, spec, traffic, registry };
+}
 
-  let tokens: TokenTable;
-  let generated: { token: string; file: string } | null;
-  try {
-    ({ tokens, generated } = loadTokens(options, spec, dataDir, notices));
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-
+/** The store, opened (file modes narrowed) and migrated to the areas' latest tables. */
+async function openMigratedStore(options: ServerOptions, dataDir: string, migrations: Parameters<typeof migrate>[1], notices: string[]): Promise<Store> {
   let store: Store;
   try {
     store = await openSecuredStore(options, dataDir, notices);
@@ -164,16 +149,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return fail((error as Error).message);
   }
   try {
-    await migrate(store.db, registry.migrations);
+    await migrate(store.db, migrations);
   } catch (error) {
     await store.close().catch(() => {});
     return fail(`the database at ${store.location} could not be brought up to date: ${(error as Error).message}`);
   }
+  return store;
+}
 
-  const dnsPort = options.sandboxDnsPort ?? 0;
-  let sandbox: RunningSandbox;
+/** The sandbox (the world outside the account and its name server); the store is closed if it cannot start. */
+async function startSandboxBeside(store: Store, dnsPort: number): Promise<RunningSandbox> {
   try {
-    sandbox = await startSandbox({ dnsPort });
+    return await startSandbox({ dnsPort });
   } catch (error) {
     await store.close().catch(() => {});
     const code = (error as NodeJS.ErrnoException).code;
@@ -181,10 +168,50 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (code === 'EACCES') return fail(`SANDBOX_DNS_PORT ${dnsPort} needs privileges this process lacks: set it to a port above 1023 (0 picks a free one)`);
     return fail(`the sandbox's name server could not start: ${(error as Error).message}`);
   }
+}
 
-  const clock = options.clock ?? systemClock(options.transitionMs ?? 2000);
-  const catalogue = loadCatalogue();
-  const deps = { store, clock, catalogue, services: registry.services };
+/** Listens; on failure everything started is stopped and the cause told as what to change. */
+async function listen(app: FastifyInstance, port: number, host: string, started: Array<{ close(): Promise<unknown> }>): Promise<{ url: string; port: number }> {
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    for (const part of [app, ...started]) await part.close().catch(() => {});
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return fail(`port ${port} on ${host} is already in use: stop what uses it or set PORT to another port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`HOST ${host} is not an address of this machine`);
+    if (code === 'EACCES') return fail(`port ${port} on ${host} needs privileges this process lacks: set PORT to a port above 1023`);
+    return fail(`the server could not listen on ${host}:${port}: ${(error as Error).message}`);
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`, port: actualPort };
+}
+
+/**
+ * Stops the server: requests in flight finish; connections they leave idle (keep-alive) are closed
+ * as they become idle, and any still open after the grace period are cut.
+ */
+async function stopServing(app: FastifyInstance, sandbox: RunningSandbox, store: Store): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
+  await sandbox.close();
+  await store.close();
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port, host, dataDir, trust, spec, traffic, registry } = readSettings(options);
+  // What the start changed or warns about (file modes), told by the bin and `npm start`.
+  const notices: string[] = [];
+  const { tokens, generated } = attempt(() => loadTokens(options, spec, dataDir, notices));
+  const store = await openMigratedStore(options, dataDir, registry.migrations, notices);
+  const sandbox = await startSandboxBeside(store, options.sandboxDnsPort ?? 0);
+  const deps = { store, clock: options.clock ?? systemClock(options.transitionMs ?? 2000), catalogue: loadCatalogue(), services: registry.services };
   const app = await buildApp({
     spec,
     handlers: registry.handlers,
@@ -197,29 +224,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     traffic,
     extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
   });
-
-  try {
-    await app.listen({ port, host });
-  } catch (error) {
-    await app.close().catch(() => {});
-    await sandbox.close().catch(() => {});
-    await store.close().catch(() => {});
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') return fail(`port ${port} on ${host} is already in use: stop what uses it or set PORT to another port`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`HOST ${host} is not an address of this machine`);
-    if (code === 'EACCES') return fail(`port ${port} on ${host} needs privileges this process lacks: set PORT to a port above 1023`);
-    return fail(`the server could not listen on ${host}:${port}: ${(error as Error).message}`);
-  }
-  const address = app.server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shownHost}:${actualPort}`;
-
+  const { url, port: boundPort } = await listen(app, port, host, [sandbox, store]);
   let closing: Promise<void> | null = null;
   return {
     url,
     baseUrl: `${url}${spec.basePath}`,
-    port: actualPort,
+    port: boundPort,
     token: generated?.token ?? null,
     tokenFile: generated?.file ?? null,
     notices,
@@ -227,19 +237,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     spec,
     app,
     sandbox,
-    close: () => (closing ??= (async () => {
-      // Requests in flight finish; connections they leave idle (keep-alive) are closed as they
-      // become idle, and any still open after the grace period are cut.
-      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
-      try {
-        await app.close();
-      } finally {
-        clearInterval(sweep);
-        clearTimeout(cut);
-      }
-      await sandbox.close();
-      await store.close();
-    })()),
+    close: () => (closing ??= stopServing(app, sandbox, store)),
   };
 }
