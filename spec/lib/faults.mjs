@@ -16,7 +16,6 @@
 // `latency=<ms>`. Every injected answer carries `X-Fault: <kinds>`.
 
 export const FAULT_HEADER = 'x-fault';
-export const FAULT_KINDS = ['latency', '429', '503', 'drop'];
 /** The Retry-After (seconds) of an injected 429. */
 export const FAULT_RETRY_AFTER_SECONDS = 1;
 const MAX_LATENCY_MS = 60_000;
