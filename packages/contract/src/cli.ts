@@ -5,13 +5,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { formatReport, summaryLine, toJUnit, toJson } from './report.js';
-import { toHtml } from './report-html.js';
-import { loadDocument, modelOperations } from './model.js';
+import { formatReport, summaryLine, toJUnit, toJson } from './report/report.js';
+import { toHtml } from './report/html.js';
+import { loadDocument, modelOperations } from './model/operations.js';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { runContract, type ContractResult } from './run.js';
-import { tokenNames, tokenRedactor } from './redaction.js';
-import { makeTokens, readTokensFile, type TokenEntry, writeTokensFile } from './tokens.js';
+import { tokenNames, tokenRedactor } from './run/redaction.js';
+import { makeTokens, readTokensFile, type TokenEntry, writeTokensFile } from './model/tokens.js';
 
 const DEFAULT_JUNIT = 'contract-reports/junit.xml';
 const DEFAULT_JSON = 'contract-reports/report.json';

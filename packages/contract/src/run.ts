@@ -6,23 +6,23 @@
 // (gone); account-wide destructive actions; last, clean-up of whatever the run created and did
 // not delete. Each phase is a module taking the run's state (src/run-state.ts).
 import { basePathOf } from '@cloudapi/spec/bundle';
-import { loadDocument } from './model.js';
-import { cleanUp } from './cleanup.js';
-import type { ContractOptions, ContractResult } from './contract-types.js';
-import { discoverTarget } from './discovery.js';
-import { pathParameterNames } from './model.js';
-import { emptyContainer, placeObjects } from './object-urls.js';
-import { keepOneOfArea, runSafely, runSetupCreate, stillThere } from './operation.js';
-import { orderChanges, orderDeletes, planCreates } from './ordering.js';
-import { listWalks, methodProbes } from './probes.js';
-import { RunState, Stop } from './run-state.js';
-import { finish } from './summary.js';
-import { pool } from './timing.js';
+import { loadDocument } from './model/operations.js';
+import { cleanUp } from './phases/cleanup.js';
+import type { ContractOptions, ContractResult } from './run/types.js';
+import { discoverTarget } from './phases/discovery.js';
+import { pathParameterNames } from './model/operations.js';
+import { emptyContainer, placeObjects } from './phases/object-urls.js';
+import { keepOneOfArea, runSafely, runSetupCreate, stillThere } from './phases/operation.js';
+import { orderChanges, orderDeletes, planCreates } from './run/ordering.js';
+import { listWalks, methodProbes } from './phases/probes.js';
+import { RunState, Stop } from './run/state.js';
+import { finish } from './phases/summary.js';
+import { pool } from './transport/timing.js';
 
-export { MOCK_TOKEN } from './contract-types.js';
-export type { ContractOptions, ContractResult, NotRun, OperationResult, RequestKind, RequestRecord } from './contract-types.js';
-export { selectOperations } from './selection.js';
-export { isTransitional } from './sequences.js';
+export { MOCK_TOKEN } from './run/types.js';
+export type { ContractOptions, ContractResult, NotRun, OperationResult, RequestKind, RequestRecord } from './run/types.js';
+export { selectOperations } from './run/selection.js';
+export { isTransitional } from './phases/sequences.js';
 
 export async function runContract(options: ContractOptions): Promise<ContractResult> {
   const document = options.document ?? loadDocument(options.spec);

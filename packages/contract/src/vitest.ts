@@ -9,11 +9,11 @@
 // state, no --tokens); an operation whose success could not be proven fails its first test.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
-import { loadDocument, modelOperations, type Operation } from './model.js';
+import { loadDocument, modelOperations, type Operation } from './model/operations.js';
 import { type ContractOptions, type ContractResult, type RequestKind, runContract, selectOperations } from './run.js';
-import { summaryLine } from './report.js';
+import { summaryLine } from './report/report.js';
 
-export { readTokensFile, makeTokens } from './tokens.js';
+export { readTokensFile, makeTokens } from './model/tokens.js';
 
 export interface ContractTestOptions extends ContractOptions {
   /** a name for the outer describe block */

@@ -1,0 +1,211 @@
+// Objects written through URLs the target hands out. An operation marked `x-presigned-url`
+// (spec/DECISIONS.md section 5) answers a URL that anyone may use without a token, for the method,
+// Content-Type and object its request named. No operation of the bundle writes an object, yet
+// others address one by name (the ACL of `photos/cat.jpg`): so the kit writes each object those
+// operations name through a PUT URL before they run, checks that the URLs do what they are made
+// for (an upload with its Content-Type, read back through a GET URL, removed through a DELETE
+// URL), and removes what it wrote before deleting the container it wrote in. It only ever
+// changes or removes objects this run wrote.
+import type { SchemaViews } from '@cloudapi/spec/schema-views';
+import { schemaParts } from '@cloudapi/spec/schema-walk';
+import { type Check, describeAnswer, fail, is2xx, is4xx, pass, skip } from '../checks/answers.js';
+import { type Answer, mediaTypeOf } from '../transport/http.js';
+import { type Operation, valueAt } from '../model/operations.js';
+import type { Resource } from '../model/resources.js';
+
+/** An operation that hands out URLs for the objects of a container. */
+export interface ObjectSite {
+  op: Operation;
+  /** the path of the container the objects live in: the operation's, without its trailing literal segments */
+  containerPath: string;
+  methodPointer: string;
+  contentTypePointer?: string;
+  objectPointer: string;
+  /** the request field naming the object, as other operations name it (`name`) */
+  field: string;
+  /** the methods a URL may be made for: the enum of the method field */
+  methods: string[];
+}
+
+/** A use of a URL: the method it was made for, the Content-Type it carries, and the bytes it sends. */
+export interface UrlUse { method: string; url: string; contentType?: string; payload?: string }
+
+/** What the run gives the sequences here: making a URL, using one, and recording a check without a request. */
+export interface UrlTools {
+  /** the URL, or why there is none (`skip`: a URL the run may not use, such as one on another host) */
+  make: (site: ObjectSite, container: Resource, body: Record<string, unknown>, label: string) => Promise<{ url?: string; why?: string; skip?: boolean }>;
+  use: (use: UrlUse, label: string, judge: (answer: Answer) => Check[]) => Promise<Answer>;
+  record: (label: string, checks: Check[]) => void;
+}
+
+// Methods whose request carries a body, and so a Content-Type the URL is made for.
+const SENDS_BODY = new Set(['PUT', 'POST', 'PATCH']);
+
+// The properties an object schema declares, its allOf members' included.
+function propertiesOf(views: SchemaViews, node: unknown): Record<string, unknown> {
+  // The schema's own properties win over its allOf members' (assigned last).
+  const parts = schemaParts(node, { resolve: views.resolve, keywords: ['allOf'] });
+  return Object.assign({}, ...parts.reverse().map((part) => part.properties ?? {}));
+}
+
+/** The property schema a JSON pointer (`/method`) names in a request body schema. */
+function propertyAt(views: SchemaViews, schema: unknown, pointer: string): any {
+  let at: unknown = schema;
+  for (const token of pointer.split('/').slice(1)) {
+    at = views.resolve(propertiesOf(views, at)[token.replace(/~1/g, '/').replace(/~0/g, '~')]);
+    if (!at) return undefined;
+  }
+  return at;
+}
+
+/** The operations of the bundle that hand out URLs for objects, with where their request names each part. */
+export function objectSites(ops: Operation[], views: SchemaViews): ObjectSite[] {
+  const sites: ObjectSite[] = [];
+  for (const op of ops) {
+    const p = op.presigned;
+    if (!p || !op.body || p.method.from !== 'request.body' || p.object?.from !== 'request.body' || (p.contentType && p.contentType.from !== 'request.body')) continue;
+    const schema = views.schemaAt(op.body.schemaPointer);
+    const methods: string[] = (propertyAt(views, schema, p.method.pointer)?.enum ?? []).filter((m: unknown) => typeof m === 'string');
+    sites.push({
+      op, methods, containerPath: op.path.replace(/(\/[^/{}]+)+$/, ''), methodPointer: p.method.pointer, objectPointer: p.object.pointer,
+      contentTypePointer: p.contentType?.from === 'request.body' ? p.contentType.pointer : undefined, field: p.object.pointer.split('/').at(-1)!,
+    });
+  }
+  return sites;
+}
+
+/** Where an operation names an object of the site: a query parameter or a top-level body field of its name, under the container. */
+export function objectReference(op: Operation, site: ObjectSite): 'query' | 'body' | undefined {
+  if (op === site.op || !op.path.startsWith(`${site.containerPath}/`)) return undefined;
+  if (op.parameters.some((p) => p.in === 'query' && p.name === site.field)) return 'query';
+  if (op.body?.examples.some((e) => typeof (e.value as any)?.[site.field] === 'string')) return 'body';
+  return undefined;
+}
+
+const setAt = (body: Record<string, unknown>, pointer: string, value: unknown) => {
+  const tokens = pointer.split('/').slice(1);
+  let at: any = body;
+  for (const token of tokens.slice(0, -1)) at = at[token] = typeof at[token] === 'object' && at[token] !== null ? { ...at[token] } : {};
+  if (value === undefined) delete at[tokens.at(-1)!];
+  else at[tokens.at(-1)!] = value;
+};
+
+/**
+ * A request body for a URL allowing `method` on `name`: the site's example for that method (or its
+ * first), with the method and object set; a Content-Type only where the method sends a body.
+ */
+export function urlBody(site: ObjectSite, method: string, name: string, contentType: string | undefined, valid: (body: unknown) => boolean): Record<string, unknown> | undefined {
+  const examples = (site.op.body?.examples ?? []).map((e) => e.value).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null);
+  const start = examples.find((e) => valueAt(e, site.methodPointer) === method) ?? examples[0] ?? {};
+  const body = structuredClone(start);
+  setAt(body, site.methodPointer, method);
+  setAt(body, site.objectPointer, name);
+  if (site.contentTypePointer) setAt(body, site.contentTypePointer, SENDS_BODY.has(method) ? contentType ?? 'application/octet-stream' : undefined);
+  return valid(body) ? body : undefined;
+}
+
+/** The Content-Type the site's examples upload with, and the object name of its upload example. */
+export function uploadExample(site: ObjectSite): { name?: string; contentType?: string } {
+  const examples = (site.op.body?.examples ?? []).map((e) => e.value);
+  const upload = examples.find((e) => SENDS_BODY.has(String(valueAt(e, site.methodPointer)))) ?? examples[0];
+  const name = valueAt(upload, site.objectPointer);
+  const contentType = site.contentTypePointer ? valueAt(upload, site.contentTypePointer) : undefined;
+  return { name: typeof name === 'string' ? name : undefined, contentType: typeof contentType === 'string' ? contentType : undefined };
+}
+
+/** The objects this run wrote, by the container they are in, with the Content-Type they were written with. */
+export class ObjectBook {
+  private readonly written = new Map<Resource, Map<string, string | undefined>>();
+  add(container: Resource, name: string, contentType?: string): void {
+    if (!this.written.has(container)) this.written.set(container, new Map());
+    this.written.get(container)!.set(name, contentType);
+  }
+  remove(container: Resource, name: string): void { this.written.get(container)?.delete(name); }
+  has(container: Resource | undefined, name: string): boolean { return Boolean(container && this.written.get(container)?.has(name)); }
+  in(container: Resource): string[] { return [...(this.written.get(container)?.keys() ?? [])]; }
+  containers(): Resource[] { return [...this.written].filter(([, names]) => names.size).map(([container]) => container); }
+}
+
+const payloadOf = (tag: string, what: string) => `written by the contract kit, run ${tag}: ${what}\n`;
+
+/** Writes `name` into the container through a PUT URL; undefined when written, else why not. */
+export async function writeObject(site: ObjectSite, container: Resource, name: string, tools: UrlTools, book: ObjectBook, valid: (body: unknown) => boolean, tag: string): Promise<string | undefined> {
+  if (!site.methods.includes('PUT')) return `${site.op.id} makes no PUT URL (its method field allows ${site.methods.join(', ') || 'nothing'})`;
+  const { contentType } = uploadExample(site);
+  const body = urlBody(site, 'PUT', name, contentType, valid);
+  if (!body) return `no valid ${site.op.id} body makes a PUT URL for "${name}"`;
+  const made = await tools.make(site, container, body, `write "${name}": ${site.op.id} makes a PUT URL`);
+  if (!made.url) return `${site.op.id} made no PUT URL for it: ${made.why}`;
+  const type = site.contentTypePointer ? valueAt(body, site.contentTypePointer) as string : undefined;
+  const answer = await tools.use({ method: 'PUT', url: made.url, contentType: type, payload: payloadOf(tag, name) }, `write "${name}" through the PUT URL`, () => []);
+  if (!is2xx(answer.status)) return `the PUT URL ${site.op.id} made for it answered ${describeAnswer(answer)}`;
+  book.add(container, name, type);
+  return undefined;
+}
+
+/** Removes objects the run wrote in the container through DELETE URLs; answers what could not be removed, with why. */
+export async function removeObjects(site: ObjectSite, container: Resource, names: string[], tools: UrlTools, book: ObjectBook, valid: (body: unknown) => boolean): Promise<string[]> {
+  const left: string[] = [];
+  for (const name of names.filter((n) => book.has(container, n))) {
+    const body = site.methods.includes('DELETE') ? urlBody(site, 'DELETE', name, undefined, valid) : undefined;
+    if (!body) { left.push(`"${name}": ${site.op.id} makes no DELETE URL`); continue; }
+    const made = await tools.make(site, container, body, `remove "${name}", which the run wrote: ${site.op.id} makes a DELETE URL`);
+    const answer = made.url ? await tools.use({ method: 'DELETE', url: made.url }, `remove "${name}" through the DELETE URL`, () => []) : undefined;
+    if (answer && is2xx(answer.status)) book.remove(container, name);
+    else left.push(`"${name}": ${made.why ?? `the DELETE URL answered ${describeAnswer(answer!)}`}`);
+  }
+  return left;
+}
+
+/**
+ * The check of a site's URLs on an object of the run's own: a PUT URL accepts an upload with its
+ * Content-Type and refuses another one, a GET URL reads the upload back (bytes and type), a
+ * DELETE URL removes it (a GET then answers 404).
+ */
+export async function checkUrls(site: ObjectSite, container: Resource, tools: UrlTools, book: ObjectBook, valid: (body: unknown) => boolean, tag: string): Promise<void> {
+  const UPLOAD = 'a pre-signed PUT URL accepts an upload';
+  if (!site.methods.includes('PUT')) { tools.record('pre-signed URLs', [skip(UPLOAD, `${site.op.id} makes no PUT URL`)]); return; }
+  const example = uploadExample(site);
+  // A name of this run's own, so that nothing another run (or anyone) wrote is replaced.
+  const name = (example.name ?? 'contract-kit.txt').replace(/(\.[^./]*)?$/, (ext) => `-${tag}${ext}`);
+  const body = urlBody(site, 'PUT', name, example.contentType, valid);
+  const made: { url?: string; why?: string; skip?: boolean } = body ? await tools.make(site, container, body, `${site.op.id} makes a PUT URL for "${name}"`) : { why: `no valid body makes a PUT URL for "${name}"` };
+  if (!made.url) { tools.record(`PUT through a URL of ${site.op.id}`, [(made.skip ? skip : fail)(UPLOAD, `there is no URL to try: ${made.why}`)]); return; }
+  const contentType = site.contentTypePointer ? valueAt(body, site.contentTypePointer) as string | undefined : undefined;
+  const payload = payloadOf(tag, name);
+  if (contentType) {
+    const other = contentType === 'text/plain' ? 'application/octet-stream' : 'text/plain';
+    const NAME = 'a pre-signed URL refuses another Content-Type';
+    const wrong = await tools.use({ method: 'PUT', url: made.url, contentType: other, payload: 'the wrong content type\n' }, `PUT as ${other} through the URL made for ${contentType}`,
+      (a) => [is4xx(a.status) ? pass(NAME, `${a.status}`) : fail(NAME, `answered ${describeAnswer(a)} to a PUT as ${other} through a URL made for ${contentType}; the request must send the Content-Type the URL was made for`)]);
+    if (is2xx(wrong.status)) book.add(container, name, other);
+  }
+  const upload = await tools.use({ method: 'PUT', url: made.url, contentType, payload }, `upload "${name}" through the PUT URL${contentType ? ` as ${contentType}` : ''}`,
+    (a) => [is2xx(a.status) ? pass(UPLOAD, `${a.status}`) : fail(UPLOAD, `answered ${describeAnswer(a)} to an upload of ${payload.length} bytes${contentType ? ` as ${contentType}` : ''} through the URL ${site.op.id} made for it`)]);
+  if (!is2xx(upload.status)) return;
+  book.add(container, name, contentType);
+
+  const read = async (label: string, judge: (a: Answer) => Check[]) => {
+    const url = urlBody(site, 'GET', name, undefined, valid);
+    const got = url ? await tools.make(site, container, url, `${site.op.id} makes a GET URL for "${name}"`) : { why: 'no valid body makes a GET URL' };
+    if (!got.url) { tools.record(label, judge({ headers: {}, mediaType: '', text: '', ms: 0, bytes: 0, error: `there is no GET URL: ${got.why}` })); return; }
+    await tools.use({ method: 'GET', url: got.url }, label, judge);
+  };
+  if (site.methods.includes('GET')) {
+    const READ = 'a pre-signed GET URL reads the upload back';
+    await read(`read "${name}" back through a GET URL`, (a) => {
+      if (!is2xx(a.status)) return [fail(READ, a.error ?? `answered ${describeAnswer(a)} for the object just uploaded`)];
+      if (a.text !== payload) return [fail(READ, `answered ${a.bytes} bytes that differ from the ${payload.length} uploaded`)];
+      if (contentType && mediaTypeOf(a.headers['content-type']) !== mediaTypeOf(contentType)) return [fail(READ, `answered it as ${a.headers['content-type'] ?? 'no content type'}; it was uploaded as ${contentType}`)];
+      return [pass(READ, `${a.bytes} bytes${contentType ? ` as ${contentType}` : ''}`)];
+    });
+  }
+  if (!site.methods.includes('DELETE')) return;
+  const REMOVE = 'a pre-signed DELETE URL removes the object';
+  const left = await removeObjects(site, container, [name], { ...tools, use: (use, label) => tools.use(use, label, (a) => [is2xx(a.status) ? pass(REMOVE, `${a.status}`) : fail(REMOVE, `answered ${describeAnswer(a)} to a DELETE through the URL ${site.op.id} made for it`)]) }, book, valid);
+  if (left.length) { tools.record(`remove "${name}"`, [fail(REMOVE, left.join('; '))]); return; }
+  if (site.methods.includes('GET')) {
+    const GONE = 'gone after the pre-signed DELETE';
+    await read(`read "${name}" after its delete`, (a) => [a.status === 404 ? pass(GONE) : fail(GONE, a.error ?? `a GET URL answered ${describeAnswer(a)} after the DELETE URL removed the object: expected 404`)]);
+  }
+}
