@@ -12,4 +12,4 @@ export { detectTarget, isLoopback } from './transport/target.js';
 export { makeTokens, readTokensFile, probesFor } from './model/tokens.js';
 export type { TokenEntry } from './model/tokens.js';
 export { createVariantDeriver, RULES } from './model/variants.js';
-export type { Check, Outcome } from './checks/answers.js';
+export type { Check, Outcome } from './checks/outcome.js';

@@ -1,4 +1,4 @@
-// The checks applied to answers. Each check is {name, outcome: pass|fail|warn|skip, reason}.
+// The checks applied to answers. Each check is {name, outcome: pass|fail|warn|skip, reason} (outcome.ts).
 // Those every answer gets: it came, no 5xx, a declared status and content type, a body that
 // matches its schema, no secret in it, within the time limit. Then those of each kind of request:
 // a valid one succeeds, an invalid one is refused naming the field, a bad credential gets 401, a
@@ -12,23 +12,11 @@ import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { rateLimitHeaderChecks } from './traffic-headers.js';
 import { declaredHeaderChecks } from './header-checks.js';
 import type { Variant } from '../model/variants.js';
+import { type Check, fail, pass, skip, warn } from './outcome.js';
+import type { TargetKind } from '../transport/target.js';
 
-export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
-export interface Check {
-  name: string;
-  outcome: Outcome;
-  reason: string;
-  /** The target's `x-fault` on the answer of a failed check: an injected fault (traffic-headers.ts). */
-  injected?: string;
-}
 type ErrorResponse = components['schemas']['ErrorResponse'];
 
-export const pass = (name: string, reason = ''): Check => ({ name, outcome: 'pass', reason });
-export const fail = (name: string, reason: string): Check => ({ name, outcome: 'fail', reason });
-export const warn = (name: string, reason: string): Check => ({ name, outcome: 'warn', reason });
-export const skip = (name: string, reason: string): Check => ({ name, outcome: 'skip', reason });
-
-export type TargetKind = 'mock' | 'implementation';
 
 export interface CheckContext {
   document: any;

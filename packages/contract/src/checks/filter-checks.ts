@@ -5,7 +5,8 @@
 // naming X-Filter. Run against implementations only (the mock keeps no state).
 import { compareItems, encodeFilterHeader, fieldValue, matchesFilter, parseFilter } from '@cloudapi/spec/filters';
 import type { FilterSpec } from '@cloudapi/spec/filters';
-import { type Check, excerpt, fail, pass, skip } from './answers.js';
+import { excerpt } from './answers.js';
+import { type Check, fail, pass, skip } from './outcome.js';
 import type { Answer } from '../transport/http.js';
 
 export interface WalkedList { items: { item: unknown; page: number }[]; total?: number; pages: number; complete: boolean }

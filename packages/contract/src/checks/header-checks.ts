@@ -3,7 +3,7 @@
 // is read as the schema's type first (an integer header "30" is the integer 30).
 import { escapePointerPart, type SchemaViews } from '@cloudapi/spec/schema-views';
 import { deref } from '@cloudapi/spec/walk';
-import { type Check, fail, pass } from './answers.js';
+import { type Check, fail, pass } from './outcome.js';
 
 const NAME = 'declared headers match their schemas';
 

@@ -2,7 +2,8 @@
 // (checked for their shape when present: Retry-After, X-RateLimit-Limit, -Remaining, -Reset), and
 // the `x-fault` mark of an answer a target's fault injection made (FAULTS in the mock and the
 // reference server), whose failures the report names as injected.
-import { fail, pass, type Check, type TargetKind } from './answers.js';
+import { fail, pass, type Check } from './outcome.js';
+import type { TargetKind } from '../transport/target.js';
 import type { Answer } from '../transport/http.js';
 
 const header = (answer: Answer, name: string): string | undefined => {

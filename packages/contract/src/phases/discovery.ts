@@ -2,7 +2,8 @@
 // thinks so), what the run may do there (safety), which token it sends and how tokens are
 // redacted, and what cannot be checked on it (listed as not run).
 import { pointerOf } from '@cloudapi/spec/schema-views';
-import { secretNamesOf, type TargetKind } from '../checks/answers.js';
+import { secretNamesOf } from '../checks/answers.js';
+import type { TargetKind } from '../transport/target.js';
 import { MOCK_TOKEN } from '../run/types.js';
 import type { RunState } from '../run/state.js';
 import { tokenNames, tokenRedactor } from '../run/redaction.js';

@@ -3,7 +3,8 @@
 // counts of unusable answers: an operation that gave none twice is not asked again, and five in
 // a row (or every valid request throttled or failing) end the run.
 import { pointerGet } from '@cloudapi/spec/schema-views';
-import { type Check, checkAnswer, excerpt, is2xx, skip, successSchemaPointer } from '../checks/answers.js';
+import { checkAnswer, excerpt, is2xx, successSchemaPointer } from '../checks/answers.js';
+import { type Check, skip } from '../checks/outcome.js';
 import type { RequestKind, RequestRecord } from '../run/types.js';
 import { type Answer, type OutgoingRequest, send, toCurl } from '../transport/http.js';
 import type { Operation } from '../model/operations.js';

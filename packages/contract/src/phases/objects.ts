@@ -8,7 +8,8 @@
 // changes or removes objects this run wrote.
 import type { SchemaViews } from '@cloudapi/spec/schema-views';
 import { schemaParts } from '@cloudapi/spec/schema-walk';
-import { type Check, describeAnswer, fail, is2xx, is4xx, pass, skip } from '../checks/answers.js';
+import { describeAnswer, is2xx, is4xx } from '../checks/answers.js';
+import { type Check, fail, pass, skip } from '../checks/outcome.js';
 import { type Answer, mediaTypeOf } from '../transport/http.js';
 import { type Operation, valueAt } from '../model/operations.js';
 import type { Resource } from '../model/resources.js';

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { pointerGet } from '@cloudapi/spec/schema-views';
 import { bodyArbitrary } from '../model/arbitraries.js';
-import { type Check, checkRefused, checkRejected, checkSuccess, fail, is2xx, pass, skip, warn } from '../checks/answers.js';
+import { checkRefused, checkRejected, checkSuccess, is2xx } from '../checks/answers.js';
+import { type Check, fail, pass, skip, warn } from '../checks/outcome.js';
 import type { OperationResult, RequestRecord } from '../run/types.js';
 import { noteCreated, noteEffects } from './cleanup.js';
 import { exchange, type Sent } from './exchange.js';

@@ -2,7 +2,8 @@
 // update read back, a create read and listed), the URLs it hands out, its invalid, credential,
 // scope and generated requests, and for a delete the 404 and the unlisted item after it. Also the
 // creates made only to stand on, which are not counted.
-import { fail, is2xx } from '../checks/answers.js';
+import { is2xx } from '../checks/answers.js';
+import { fail } from '../checks/outcome.js';
 import { noteCreated } from './cleanup.js';
 import { exchange } from './exchange.js';
 import { pathParameterNames, type Operation } from '../model/operations.js';

@@ -2,7 +2,8 @@
 // answered 405 with an ErrorResponse; every list is walked at its smallest page size (each item
 // once, as many as `results` says) and, where its items have filterable fields, through X-Filter.
 import { FILTER_HEADER, filterSpecs as filterSpecsOf } from '@cloudapi/spec/filters';
-import { type Check, excerpt, fail, pass } from '../checks/answers.js';
+import { excerpt } from '../checks/answers.js';
+import { type Check, fail, pass } from '../checks/outcome.js';
 import { exchange } from './exchange.js';
 import { filterChecks } from '../checks/filter-checks.js';
 import { send } from '../transport/http.js';

@@ -3,7 +3,8 @@
 // waited for while it is in a transitional status. Lists are walked at their smallest page size.
 import { pointerGet, type SchemaViews } from '@cloudapi/spec/schema-views';
 import { schemaParts } from '@cloudapi/spec/schema-walk';
-import { type Check, checkSuccess, describeAnswer, fail, is2xx, pass, skip, successSchemaPointer, warn } from '../checks/answers.js';
+import { checkSuccess, describeAnswer, is2xx, successSchemaPointer } from '../checks/answers.js';
+import { type Check, fail, pass, skip, warn } from '../checks/outcome.js';
 import type { OperationResult, RequestRecord } from '../run/types.js';
 import { exchange, type Sent } from './exchange.js';
 import type { Answer } from '../transport/http.js';

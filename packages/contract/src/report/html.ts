@@ -3,7 +3,7 @@
 // declares, which of them the run saw, and its checks. One self-contained file: inline CSS, no
 // script, nothing fetched (its Content-Security-Policy forbids both). Every value is escaped: the
 // target's answers reach the page through reasons, URLs and curl lines, and are untrusted.
-import type { Outcome } from '../checks/answers.js';
+import type { Outcome } from '../checks/outcome.js';
 import { summaryLine, xml as escape } from './report.js';
 import type { ContractResult, OperationResult } from '../run.js';
 import { statusCoverage } from '../checks/status-coverage.js';

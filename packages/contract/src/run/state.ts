@@ -2,7 +2,8 @@
 // what the run created (the registry) and wrote (the object book), the records of every request,
 // and why it stopped. Each phase module takes it as its first argument.
 import { createSchemaViews, type SchemaViews } from '@cloudapi/spec/schema-views';
-import { type CheckContext, successSchemaPointer, type TargetKind } from '../checks/answers.js';
+import { type CheckContext, successSchemaPointer } from '../checks/answers.js';
+import type { TargetKind } from '../transport/target.js';
 import type { ContractOptions, NotRun, OperationResult, RequestRecord } from './types.js';
 import { exampleIdsOf, Harvest, idSources } from '../model/harvest.js';
 import { type Answer, type OutgoingRequest, toCurl, type TransportOptions } from '../transport/http.js';

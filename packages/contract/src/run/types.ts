@@ -1,5 +1,6 @@
 // The shapes a run is configured by and reports in: options in, the result out (reports read it).
-import type { Check, TargetKind } from '../checks/answers.js';
+import type { Check } from '../checks/outcome.js';
+import type { TargetKind } from '../transport/target.js';
 import type { Safety } from '../transport/target.js';
 import type { TokenEntry } from '../model/tokens.js';
 

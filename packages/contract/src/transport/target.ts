@@ -4,7 +4,9 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { send, type TransportOptions } from './http.js';
-import type { TargetKind } from '../checks/answers.js';
+
+/** What the target is: the Prism mock or an implementation of the API. */
+export type TargetKind = 'mock' | 'implementation';
 
 export interface Detection { target: TargetKind | null; reason: string }
 
