@@ -12,6 +12,7 @@ import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { loadDocument, modelOperations, type Operation } from './model/operations.js';
 import { type ContractOptions, type ContractResult, type RequestKind, runContract, selectOperations } from './run.js';
 import { summaryLine } from './report/report.js';
+import { resolveSettings } from './run/settings.js';
 
 export { readTokensFile, makeTokens } from './model/tokens.js';
 
@@ -38,7 +39,8 @@ export function contractTests(options: ContractTestOptions): void {
   const ops = selectOperations(modelOperations(document, createSchemaViews(document).resolve), options);
   let result: ContractResult | undefined;
   let failure: unknown;
-  const budget = (options.deadlineMs ?? 15 * 60_000) + 120_000;
+  // The run's own deadline, and two minutes for its clean-up.
+  const budget = resolveSettings(options).deadlineMs + 120_000;
 
   describe(options.name ?? `contract of ${document.info?.title ?? 'the API'} against ${options.baseUrl}`, () => {
     beforeAll(async () => {

@@ -4,10 +4,11 @@
 // a valid one succeeds, an invalid one is refused naming the field, a bad credential gets 401, a
 // token without the scope gets 403.
 import type { components } from '@cloudapi/types';
-import { escapePointerPart, type SchemaViews } from '@cloudapi/spec/schema-views';
+import { escapeToken } from '@cloudapi/spec/json-pointer';
+import type { SchemaViews } from '@cloudapi/spec/schema-views';
 import { deref } from '@cloudapi/spec/walk';
-import { declaredMediaType, type Answer } from '../transport/http.js';
-import { isJsonMedia, type Operation } from '../model/operations.js';
+import { declaredMediaType, isJsonMedia, type Answer } from '../transport/http.js';
+import type { Operation } from '../model/operations.js';
 import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { rateLimitHeaderChecks } from './traffic-headers.js';
 import { declaredHeaderChecks } from './header-checks.js';
@@ -42,7 +43,7 @@ export function declaredResponse(document: any, op: Operation, status: number): 
   const responses = op.raw.responses || {};
   const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
   if (!key) return null;
-  const [response, at] = deref(document, responses[key], `${op.pointer}/responses/${escapePointerPart(key)}`);
+  const [response, at] = deref(document, responses[key], `${op.pointer}/responses/${escapeToken(key)}`);
   return { key, response, pointer: at };
 }
 
@@ -52,7 +53,7 @@ export function successSchemaPointer(document: any, op: Operation): string | nul
   if (!code) return null;
   const declared = declaredResponse(document, op, Number(code));
   const media = Object.keys(declared?.response?.content || {}).find((m) => isJsonMedia(m));
-  return declared && media ? `${declared.pointer}/content/${escapePointerPart(media)}/schema` : null;
+  return declared && media ? `${declared.pointer}/content/${escapeToken(media)}/schema` : null;
 }
 
 /**
@@ -101,7 +102,7 @@ export function checkAnswer(ctx: CheckContext, op: Operation, answer: Answer): C
   }
   checks.push(pass('content type declared', answer.mediaType));
   if (!content[mediaType].schema) return checks;
-  checks.push(...bodyChecks(ctx, `${declared.pointer}/content/${escapePointerPart(mediaType)}/schema`, answer, bodyCheck));
+  checks.push(...bodyChecks(ctx, `${declared.pointer}/content/${escapeToken(mediaType)}/schema`, answer, bodyCheck));
   return checks;
 }
 
@@ -171,14 +172,14 @@ export function leakChecks(ctx: CheckContext, op: Operation, answer: Answer): Ch
   const status = answer.status ?? 0;
   const declared = declaredResponse(ctx.document, op, status);
   const media = declared && Object.keys(declared.response.content || {}).find((m) => isJsonMedia(m));
-  const pointer = declared && media ? `${declared.pointer}/content/${escapePointerPart(media)}/schema` : null;
+  const pointer = declared && media ? `${declared.pointer}/content/${escapeToken(media)}/schema` : null;
   let readable = pointer ? cache.get(pointer) : new Map<string, unknown[] | 'any'>();
   if (!readable) { readable = readableDeclarations(ctx, pointer!); cache.set(pointer!, readable); }
   const leaks: string[] = [];
   const walk = (value: unknown, at: string, depth: number): void => {
     if (!value || typeof value !== 'object' || depth > 32) return;
     for (const [key, child] of Object.entries(value)) {
-      const here = `${at}/${escapePointerPart(key)}`;
+      const here = `${at}/${escapeToken(key)}`;
       if (ctx.secretNames.has(key) && child !== null && child !== undefined) {
         const allowed = readable!.get(key);
         const ok = allowed === 'any' || (Array.isArray(allowed) && allowed.some((v) => JSON.stringify(v) === JSON.stringify(child)));

@@ -1,7 +1,8 @@
 // The headers a response declares (`headers` of the response object, read from the bundle): a
 // required one must come, and one that comes must match its schema. HTTP carries text, so a value
 // is read as the schema's type first (an integer header "30" is the integer 30).
-import { escapePointerPart, type SchemaViews } from '@cloudapi/spec/schema-views';
+import { escapeToken } from '@cloudapi/spec/json-pointer';
+import type { SchemaViews } from '@cloudapi/spec/schema-views';
 import { deref } from '@cloudapi/spec/walk';
 import { type Check, fail, pass } from './outcome.js';
 
@@ -22,7 +23,7 @@ export function declaredHeaderChecks(document: any, views: Pick<SchemaViews, 'va
   const problems: string[] = [];
   for (const [name, raw] of declared) {
     if (name.toLowerCase() === 'content-type') continue; // OpenAPI ignores a declared Content-Type
-    const [header, at] = deref(document, raw, `${response.pointer}/headers/${escapePointerPart(name)}`);
+    const [header, at] = deref(document, raw, `${response.pointer}/headers/${escapeToken(name)}`);
     const value = headers[name.toLowerCase()];
     if (value === undefined) {
       if (header?.required) problems.push(`${name} is required and missing`);

@@ -118,3 +118,10 @@ export class Harvest {
     return [...new Set(fitting.filter((s) => s.answer === best?.answer).map((s) => s.value))].sort((a, b) => a - b);
   }
 }
+
+/** The kinds of ids an operation's body examples give that no operation creates but some read names. */
+export function harvestedKeysOf(bundle: { creatable: (key: string) => boolean; sourcesOf: (key: string) => Operation[] }, op: Operation): string[] {
+  const keys = new Set<string>();
+  for (const example of op.body?.examples ?? []) eachReference(example.value, (key) => { if (!bundle.creatable(key) && bundle.sourcesOf(key).length) keys.add(key); });
+  return [...keys];
+}

@@ -3,9 +3,11 @@
 // answers, from which the stateful sequences are built. Everything is read from the document;
 // nothing about a particular API is written here.
 import { loadBundle, securityOf as securityViewOf, type Access } from '@cloudapi/spec/bundle';
+import { valueAtPointer } from '@cloudapi/spec/json-pointer';
 import { pointerGet } from '@cloudapi/spec/schema-views';
 import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, deref, mediaExamples, operations, parameterExamples as examplesOfParameter, type WalkedOperation, type WalkedParameter } from '@cloudapi/spec/walk';
+import { isJsonMedia } from '../transport/http.js';
 import { sampleValue } from './values.js';
 
 /** The bundle: `@cloudapi/spec`'s by default, or a JSON or YAML file. */
@@ -75,8 +77,6 @@ export interface Operation {
   presigned?: PresignedUrl;
 }
 
-const JSON_MEDIA = /^application\/(.+\+)?json$/;
-export const isJsonMedia = (mediaType: string): boolean => JSON_MEDIA.test(mediaType);
 const DESTRUCTIVE_VERB = /^(cancel|purge|destroy|wipe|reset)[A-Z]/;
 const PAGE_FIELDS = ['data', 'page', 'pages', 'results'];
 
@@ -96,11 +96,9 @@ export function parseExpression(raw: unknown): Expression {
   return { from: 'constant', value: raw };
 }
 
-/** The value at a JSON pointer (`/image/id`) inside a parsed body. */
+/** The value at a JSON pointer (`/image/id`) inside a parsed body; `/` is the body itself, as links use it. */
 export function valueAt(value: unknown, pointer: string): unknown {
-  if (!pointer || pointer === '/') return value;
-  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<any>((node, key) => (node !== null && typeof node === 'object' ? node[key] : undefined), value);
+  return !pointer || pointer === '/' ? value : valueAtPointer(value, pointer);
 }
 
 function linksOf(document: any, op: WalkedOperation): Link[] {

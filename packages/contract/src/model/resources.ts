@@ -3,6 +3,7 @@
 // carries one link per operation on the new resource, mapping each path parameter of the target
 // from the answer (`$response.body#/id`: the new resource's key) or the request (`$request.path.
 // domainId`: a parent's key). The kit only ever changes or deletes what this registry holds.
+import { parsePointer } from '@cloudapi/spec/json-pointer';
 import { type Expression, type Link, type Operation, pathParameterNames, valueAt } from './operations.js';
 
 /** A kind of resource: the path parameters that address it and the operations that act on it. */
@@ -116,25 +117,35 @@ export function sameBindings(a: Record<string, unknown>, b: Record<string, unkno
 export function keyMatch(resource: Pick<Resource, 'kind' | 'bindings'>, item: unknown): boolean {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
   return resource.kind.keyParams.every((p) => {
-    const field = resource.kind.keyPointers[p]!.split('/').at(-1)!;
+    const field = parsePointer(resource.kind.keyPointers[p]!).at(-1)!;
     const value = (item as Record<string, unknown>)[field];
     return value !== undefined && String(value) === String(resource.bindings[p]);
   });
 }
 
+/** The kind a creator's answer makes, if its links give a key. */
+export function kindOfCreator(kinds: ReadonlyMap<string, ResourceKind>, creator: Operation): ResourceKind | undefined {
+  return [...kinds.values()].find((k) => k.creators.includes(creator.id));
+}
+
+/** Whether some operation of the document creates things addressed by this path parameter. */
+export function creatableBy(kinds: ReadonlyMap<string, ResourceKind>, param: string): boolean {
+  return [...kinds.values()].some((k) => k.keyParams.includes(param));
+}
+
 export class ResourceRegistry {
   readonly resources: Resource[] = [];
   private next = 1;
-  constructor(readonly kinds: Map<string, ResourceKind>, readonly ops: Map<string, Operation>) {}
+  constructor(readonly kinds: ReadonlyMap<string, ResourceKind>, readonly ops: ReadonlyMap<string, Operation>) {}
 
   /** The kind a creator's answer makes, if its links give a key. */
   kindOf(creator: Operation): ResourceKind | undefined {
-    return [...this.kinds.values()].find((k) => k.creators.includes(creator.id));
+    return kindOfCreator(this.kinds, creator);
   }
 
   /** Whether some operation of the document creates things addressed by this path parameter. */
   creatable(param: string): boolean {
-    return [...this.kinds.values()].some((k) => k.keyParams.includes(param));
+    return creatableBy(this.kinds, param);
   }
 
   /**

@@ -91,7 +91,7 @@ const fitsOtherwise = (entry: TokenEntry, op: Operation) => accountGrants(op).ev
  * The scope, grant and restriction probes for one operation from the tokens at hand, and the
  * probes wanted but impossible with them (said in the report).
  */
-export function probesFor(op: Operation, tokens: TokenEntry[]): { probes: Probe[]; missing: string[] } {
+export function probesFor(op: Operation, tokens: readonly TokenEntry[]): { probes: Probe[]; missing: string[] } {
   const probes: Probe[] = [];
   const missing: string[] = [];
   if (op.security === 'public') return { probes, missing };

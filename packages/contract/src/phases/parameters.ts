@@ -4,20 +4,21 @@
 // operation creates (disks), read where the target names them.
 import type { RequestRecord } from '../run/types.js';
 import { exchange } from './exchange.js';
-import { eachReference, referenceOf } from '../model/harvest.js';
+import { eachReference, harvestedKeysOf, referenceOf } from '../model/harvest.js';
 import { isObject } from '../model/json.js';
 import { type Operation, parameterExamples, pathParameterNames } from '../model/operations.js';
 import type { Params } from '../transport/requests.js';
 import type { Resource } from '../model/resources.js';
-import type { RunState } from '../run/state.js';
+import type { Ledger } from '../run/ledger.js';
+import type { Plan } from '../run/plan.js';
 
 /** Why a path parameter has no value: the creates of its kind, and what became of them. */
-export function whyNotCreated(s: RunState, param: string): string {
-  const creators = [...s.kinds.values()].filter((k) => k.keyParams.includes(param)).flatMap((k) => k.creators);
+export function whyNotCreated(plan: Plan, ledger: Ledger, param: string): string {
+  const creators = [...plan.kinds.values()].filter((k) => k.keyParams.includes(param)).flatMap((k) => k.creators);
   const states = creators.map((id) => {
-    const op = s.byId.get(id)!;
-    const r = s.results.get(op);
-    if (!r && !s.needed.has(op)) return `${id} (not run)`;
+    const op = plan.byId.get(id)!;
+    const r = ledger.results.get(op);
+    if (!r && !plan.needed.has(op)) return `${id} (not run)`;
     if (r?.unproven) return `${id} (not run: ${r.unproven})`;
     return `${id} (did not succeed)`;
   });
@@ -25,27 +26,27 @@ export function whyNotCreated(s: RunState, param: string): string {
 }
 
 /** A value of a path parameter of what no operation creates: the first item of the list one level up. */
-async function discover(s: RunState, op: Operation, name: string, into: RequestRecord[]): Promise<unknown> {
+async function discover(plan: Plan, ledger: Ledger, op: Operation, name: string, into: RequestRecord[]): Promise<unknown> {
   const at = op.path.indexOf(`/{${name}}`);
   const listPath = op.path.slice(0, at);
   const key = `${listPath} ${name}`;
-  if (s.discovered.has(key)) return s.discovered.get(key);
-  const list = s.ops.find((o) => o.method === 'get' && o.path === listPath);
+  if (ledger.discovered.has(key)) return ledger.discovered.get(key);
+  const list = plan.ops.find((o) => o.method === 'get' && o.path === listPath);
   let value: unknown;
   if (list && !pathParameterNames(listPath).length) {
-    const { answer } = await exchange(s, list, into, `find a {${name}} in ${list.id}`, 'setup', { params: { path: {}, query: {}, header: {} }, auth: s.authFor(list) }, () => []);
+    const { answer } = await exchange(plan, ledger, list, into, `find a {${name}} in ${list.id}`, 'setup', { params: { path: {}, query: {}, header: {} }, auth: plan.authFor(list) }, () => []);
     const items = isObject(answer.json) && Array.isArray(answer.json.data) ? answer.json.data : Array.isArray(answer.json) ? answer.json : [];
     const first = items.find(isObject);
     if (first) value = [first[name], first.id, first[name.replace(/Id$/, '')]].find((v) => v !== undefined);
   }
-  s.discovered.set(key, value);
+  ledger.discovered.set(key, value);
   return value;
 }
 
 /** The parameters of an operation, or why they cannot be had (ids this run does not own). */
-export async function paramsFor(s: RunState, op: Operation, into: RequestRecord[], prefer?: Resource): Promise<{ params: Params; owner?: Resource; missing?: string }> {
+export async function paramsFor(plan: Plan, ledger: Ledger, op: Operation, into: RequestRecord[], prefer?: Resource): Promise<{ params: Params; owner?: Resource; missing?: string }> {
   const params: Params = { path: {}, query: {}, header: {} };
-  const { values, owner } = s.registry.bind(op, prefer);
+  const { values, owner } = ledger.registry.bind(op, prefer);
   // The other parameters are still filled when a path parameter is missing: a read of what the
   // run deleted (404 after delete) takes its path from the deleted object, the rest from here.
   let missing: string | undefined;
@@ -58,19 +59,19 @@ export async function paramsFor(s: RunState, op: Operation, into: RequestRecord[
       if (value === undefined) {
         // What this run did not create is never changed; reads of it are not attempted either,
         // so a failed create shows as the reason, not as a string of 404s.
-        if (s.stateful && (op.writes || s.registry.creatable(parameter.name))) { missing = whyNotCreated(s, parameter.name); continue; }
-        if (s.stateful) value = await discover(s, op, parameter.name, into);
-        if (value === undefined || !s.fits(parameter, value)) value = parameterExamples(s.document, parameter, s.resolve).find((v) => s.fits(parameter, v));
+        if (plan.stateful && (op.writes || ledger.registry.creatable(parameter.name))) { missing = whyNotCreated(plan, ledger, parameter.name); continue; }
+        if (plan.stateful) value = await discover(plan, ledger, op, parameter.name, into);
+        if (value === undefined || !plan.fits(parameter, value)) value = parameterExamples(plan.document, parameter, plan.resolve).find((v) => plan.fits(parameter, v));
       }
       if (value === undefined) { missing = `no value for the path parameter {${parameter.name}}: give it an example`; continue; }
       // A path holds text: an id an answer gave as a number fits a parameter typed as a string.
-      if (typeof value === 'number' && !s.fits(parameter, value) && s.fits(parameter, String(value))) value = String(value);
+      if (typeof value === 'number' && !plan.fits(parameter, value) && plan.fits(parameter, String(value))) value = String(value);
       params.path[parameter.name] = value;
       continue;
     }
     const hasExample = parameter.example !== undefined || parameter.examples !== undefined;
     if (!parameter.required && !hasExample) continue;
-    const value = parameterExamples(s.document, parameter, s.resolve).find((v) => s.fits(parameter, v));
+    const value = parameterExamples(plan.document, parameter, plan.resolve).find((v) => plan.fits(parameter, v));
     if (value === undefined) {
       if (parameter.required) missing ??= `no valid value for the ${parameter.in} parameter "${parameter.name}": give it an example`;
       continue;
@@ -80,25 +81,18 @@ export async function paramsFor(s: RunState, op: Operation, into: RequestRecord[
   return { params, owner, ...(missing ? { missing } : {}) };
 }
 
-/** The kinds of ids an operation's body examples give that no operation creates but some read names. */
-export function harvestedKeysOf(s: RunState, op: Operation): string[] {
-  const keys = new Set<string>();
-  for (const example of op.body?.examples ?? []) eachReference(example.value, (key) => { if (!s.registry.creatable(key) && s.sourcesOf(key).length) keys.add(key); });
-  return [...keys];
-}
-
 /** Reads where the target names the ids the body refers to (the disks of the instance addressed), fresh before each operation that sends them. */
-export async function discoverIds(s: RunState, op: Operation, chosen: Record<string, unknown>, into: RequestRecord[]): Promise<void> {
-  if (s.dry) return;
-  for (const key of harvestedKeysOf(s, op)) {
+export async function discoverIds(plan: Plan, ledger: Ledger, op: Operation, chosen: Record<string, unknown>, into: RequestRecord[]): Promise<void> {
+  if (plan.settings.dry) return;
+  for (const key of harvestedKeysOf(plan, op)) {
     // The read about what the request addresses first (the profiles of its instance), then any the run can address.
     const unknown = (source: Operation) => pathParameterNames(source.path).filter((n) => chosen[n] === undefined).length;
-    for (const source of [...s.sourcesOf(key)].sort((a, b) => unknown(a) - unknown(b))) {
+    for (const source of [...plan.sourcesOf(key)].sort((a, b) => unknown(a) - unknown(b))) {
       const names = pathParameterNames(source.path);
-      const { values } = s.registry.bind(source);
+      const { values } = ledger.registry.bind(source);
       const path = Object.fromEntries(names.map((n) => [n, chosen[n] ?? values[n]]));
       if (names.some((n) => path[n] === undefined)) continue;
-      await exchange(s, source, into, `find the ${key}s the target names (${source.id})`, 'setup', { params: { path, query: {}, header: {} }, auth: s.authFor(source) }, () => [], { probe: true });
+      await exchange(plan, ledger, source, into, `find the ${key}s the target names (${source.id})`, 'setup', { params: { path, query: {}, header: {} }, auth: plan.authFor(source) }, () => [], { probe: true });
       break;
     }
   }
@@ -109,8 +103,8 @@ export async function discoverIds(s: RunState, op: Operation, chosen: Record<str
  * this run created. A reference to a kind the run could have created but did not is left out
  * when the body stays valid without it; otherwise the body cannot be sent.
  */
-export function withReferences(s: RunState, op: Operation, value: unknown, chosen: Record<string, unknown>): { value: unknown; missing?: string } {
-  if (s.target === 'mock' || !op.body) return { value };
+export function withReferences(plan: Plan, ledger: Ledger, op: Operation, value: unknown, chosen: Record<string, unknown>): { value: unknown; missing?: string } {
+  if (plan.target === 'mock' || !op.body) return { value };
   let missing: string | undefined;
   const picked = { ...chosen };
   const visit = (node: unknown, depth: number): unknown => {
@@ -120,23 +114,23 @@ export function withReferences(s: RunState, op: Operation, value: unknown, chose
     for (const [key, child] of Object.entries(node)) {
       const param = referenceOf(key, child);
       const intArray = Array.isArray(child);
-      if (param && s.registry.creatable(param)) {
-        const resource = s.registry.referenceFor(param, picked);
+      if (param && ledger.registry.creatable(param)) {
+        const resource = ledger.registry.referenceFor(param, picked);
         if (resource) {
           picked[param] = resource.bindings[param];
           for (const [k, v] of Object.entries(resource.bindings)) picked[k] ??= v;
           out[key] = intArray ? [resource.bindings[param]] : resource.bindings[param];
         } else {
-          missing ??= `its body refers to ${key}: ${whyNotCreated(s, param)}`;
+          missing ??= `its body refers to ${key}: ${whyNotCreated(plan, ledger, param)}`;
         }
         continue;
       }
-      const named = param ? s.harvest.standIn(param, child as number | number[], picked) : undefined;
+      const named = param ? ledger.harvest.standIn(param, child as number | number[], picked) : undefined;
       out[key] = named ?? visit(child, depth + 1);
     }
     return out;
   };
   const replaced = visit(value, 0);
-  if (missing && !s.validBody(op)(replaced)) return { value: replaced, missing };
+  if (missing && !plan.validBody(op)(replaced)) return { value: replaced, missing };
   return { value: replaced };
 }

@@ -11,7 +11,8 @@ import type { Operation } from '../model/operations.js';
 import { paramsFor } from './parameters.js';
 import { prepare } from './prepare.js';
 import { buildRequest } from '../transport/requests.js';
-import { type RunState, Stop } from '../run/state.js';
+import { type Ledger, Stop } from '../run/ledger.js';
+import type { Plan } from '../run/plan.js';
 import { walk } from './sequences.js';
 
 /**
@@ -19,7 +20,7 @@ import { walk } from './sequences.js';
  * and never one another path template answers for the same URL (GET /backups/cancel is
  * GET /backups/{backupId} with "cancel" as the id). Undefined when it lacks none of them.
  */
-export function lackingMethod(ops: Pick<Operation, 'method' | 'path'>[], path: string): string | undefined {
+export function lackingMethod(ops: readonly Pick<Operation, 'method' | 'path'>[], path: string): string | undefined {
   const has = new Set(ops.filter((op) => op.path === path).map((op) => op.method));
   const segments = path.split('/');
   const answeredElsewhere = (method: string) => ops.some((other) => other.method === method && other.path !== path && other.path.split('/').length === segments.length
@@ -43,54 +44,54 @@ export function allowProblem(allow: string | string[] | undefined, declared: str
 const ALLOW = '405 carries Allow with the path\'s methods';
 
 /** A 405 for a method each path of the selection lacks. */
-export async function methodProbes(s: RunState): Promise<void> {
-  const paths = [...new Set(s.ops.map((op) => op.path))];
+export async function methodProbes(plan: Plan, ledger: Ledger): Promise<void> {
+  const paths = [...new Set(plan.ops.map((op) => op.path))];
   for (const path of paths) {
-    const owner = s.ops.find((op) => op.path === path && s.selectedSet.has(op));
+    const owner = plan.ops.find((op) => op.path === path && plan.selectedSet.has(op));
     if (!owner) continue;
-    const method = lackingMethod(s.ops, path);
+    const method = lackingMethod(plan.ops, path);
     if (!method) continue;
     const probeOp: Operation = { ...owner, method, writes: method !== 'get', destructive: false, raw: { ...owner.raw, responses: {} } };
-    const result = s.resultOf(owner)!;
-    const prepared = await prepare(s, { ...probeOp, body: null }, result.requests);
+    const result = ledger.resultOf(owner)!;
+    const prepared = await prepare(plan, ledger, { ...probeOp, body: null }, result.requests);
     if (typeof prepared === 'string') { result.notes.push(`no 405 check (${method.toUpperCase()} ${path}): ${prepared}`); continue; }
     const label = `405 for ${method.toUpperCase()}, which ${path} lacks`;
-    const request = await buildRequest({ baseUrl: s.baseUrl, method, path, params: prepared.params, auth: s.authFor(owner) });
-    if (s.dry) { await exchange(s, probeOp, result.requests, label, 'method', { params: prepared.params, auth: s.authFor(owner) }, () => []); continue; }
-    if (s.outOfTime()) throw new Stop();
-    const answer = await send(request, s.transport);
+    const request = await buildRequest({ baseUrl: plan.settings.baseUrl, method, path, params: prepared.params, auth: plan.authFor(owner) });
+    if (plan.settings.dry) { await exchange(plan, ledger, probeOp, result.requests, label, 'method', { params: prepared.params, auth: plan.authFor(owner) }, () => []); continue; }
+    if (ledger.outOfTime()) throw new Stop();
+    const answer = await send(request, plan.settings.transport);
     const checks: Check[] = answer.error ? [fail(label, `no answer: ${answer.error}`)] : [answer.status === 405 ? pass(label) : fail(label, `answered ${answer.status} to ${method.toUpperCase()} ${path}: ${excerpt(answer.text, 120)}`)];
-    if (answer.status === 405 && s.ctx.errorSchemaPointer) {
-      const valid = answer.json !== undefined && s.views.validate('response', s.ctx.errorSchemaPointer, answer.json).valid;
+    if (answer.status === 405 && plan.ctx.errorSchemaPointer) {
+      const valid = answer.json !== undefined && plan.views.validate('response', plan.ctx.errorSchemaPointer, answer.json).valid;
       checks.push(valid ? pass('405 body is an ErrorResponse') : fail('405 body is an ErrorResponse', `the 405 body is not an ErrorResponse: ${excerpt(answer.text, 120)}`));
     }
     if (answer.status === 405) {
-      const problem = allowProblem(answer.headers.allow, s.ops.filter((op) => op.path === path).map((op) => op.method), method);
+      const problem = allowProblem(answer.headers.allow, plan.ops.filter((op) => op.path === path).map((op) => op.method), method);
       checks.push(problem ? fail(ALLOW, problem) : pass(ALLOW, String(answer.headers.allow)));
     }
-    result.requests.push({ label, kind: 'method', method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks, curl: checks.some((c) => c.outcome === 'fail') ? s.toCurl(request) : undefined });
+    result.requests.push({ label, kind: 'method', method: request.method, url: request.url, status: answer.status ?? null, ms: Math.round(answer.ms), checks, curl: checks.some((c) => c.outcome === 'fail') ? plan.toCurl(request) : undefined });
   }
 }
 
 /** Every list walked at its smallest page size: each item once, as many as `results` says; then X-Filter where its items have filterable fields. */
-export async function listWalks(s: RunState): Promise<void> {
-  if (!s.stateful || s.dry) return;
-  for (const list of s.selected.filter((op) => op.list)) {
-    const result = s.resultOf(list)!;
-    const { params, missing } = await paramsFor(s, list, result.requests);
+export async function listWalks(plan: Plan, ledger: Ledger): Promise<void> {
+  if (!plan.stateful || plan.settings.dry) return;
+  for (const list of plan.selected.filter((op) => op.list)) {
+    const result = ledger.resultOf(list)!;
+    const { params, missing } = await paramsFor(plan, ledger, list, result.requests);
     if (missing) continue;
-    const walked = await walk(s, list, params.path, result.requests, `walk of every page`, { pastTheLast: true, recordPass: true });
+    const walked = await walk(plan, ledger, list, params.path, result.requests, `walk of every page`, { pastTheLast: true, recordPass: true });
     if (!walked) continue;
-    const kind = [...s.kinds.values()].find((k) => k.list === list.id);
+    const kind = [...plan.kinds.values()].find((k) => k.list === list.id);
     // X-Filter on lists whose items have filterable fields (src/filter-checks.ts).
-    const spec = filterSpecsOf(s.document).get(list.id);
+    const spec = filterSpecsOf(plan.document).get(list.id);
     if (!spec || !kind) continue;
     const checks = await filterChecks({
       spec,
       all: walked,
-      isOwn: (item) => s.registry.made(kind, item),
-      walk: (text, label) => walk(s, list, params.path, result.requests, label, { header: { [FILTER_HEADER]: text } }),
-      probe: async (text, label, check) => { await exchange(s, list, result.requests, label, 'negative', { params: { path: params.path, query: {}, header: { [FILTER_HEADER]: text } }, auth: s.authFor(list) }, check); },
+      isOwn: (item) => ledger.registry.made(kind, item),
+      walk: (text, label) => walk(plan, ledger, list, params.path, result.requests, label, { header: { [FILTER_HEADER]: text } }),
+      probe: async (text, label, check) => { await exchange(plan, ledger, list, result.requests, label, 'negative', { params: { path: params.path, query: {}, header: { [FILTER_HEADER]: text } }, auth: plan.authFor(list) }, check); },
     });
     result.requests.push({ label: `X-Filter of ${list.id}`, kind: 'pagination', checks });
   }

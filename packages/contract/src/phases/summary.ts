@@ -2,7 +2,8 @@
 // exit code (0 kept, 1 a violation, 2 the run could not be made).
 import type { ContractResult, OperationResult } from '../run/types.js';
 import { redactDeep } from '../run/redaction.js';
-import type { RunState } from '../run/state.js';
+import type { Ledger } from '../run/ledger.js';
+import type { Basis } from '../run/plan.js';
 
 /** What the run's end adds to what the state holds: the target, why it stopped, the clean-up. */
 export type Ending = Omit<ContractResult, 'operations' | 'coverage' | 'tally' | 'durationMs' | 'exitCode' | 'ok' | 'cleanup' | 'api' | 'baseUrl' | 'notes' | 'notRun' | 'setup' | 'planned' | 'seed' | 'shard' | 'dryRun'> & { cleanup?: ContractResult['cleanup'] };
@@ -22,8 +23,9 @@ export function exitCodeOf(o: { dry: boolean; abort?: string; reached: boolean; 
 }
 
 /** Every valid request answered 404: most likely the base URL lacks the API's base path. */
-function baseUrlHints(s: RunState, list: OperationResult[]): string[] {
-  const { serverPath, baseUrl } = s;
+function baseUrlHints(plan: Basis, list: OperationResult[]): string[] {
+  const { serverPath } = plan;
+  const { baseUrl } = plan.settings;
   const answered = list.flatMap((op) => op.requests.filter((r) => r.kind === 'positive' && typeof r.status === 'number'));
   const missing = answered.filter((r) => r.status === 404).length;
   if (!answered.length || missing < 0.9 * answered.length) return [];
@@ -31,10 +33,11 @@ function baseUrlHints(s: RunState, list: OperationResult[]): string[] {
   return [`${missing} of ${answered.length} valid requests were answered 404: does --base-url end in the API's base path${serverPath ? ` (${serverPath}, from the spec's server URL)` : ''}${example}?`];
 }
 
-export function finish(s: RunState, partial: Ending): ContractResult {
-  const { document, dry } = s;
+export function finish(plan: Basis, ledger: Ledger, partial: Ending): ContractResult {
+  const { document } = plan;
+  const { dry } = plan.settings;
   const tally = { pass: 0, fail: 0, warn: 0, skip: 0 };
-  const list = s.selected.map((op) => s.results.get(op)!);
+  const list = plan.selected.map((op) => ledger.results.get(op)!);
   let slowest: ContractResult['slowest'];
   for (const op of list) {
     op.tally = { pass: 0, fail: 0, warn: 0, skip: 0 };
@@ -52,9 +55,9 @@ export function finish(s: RunState, partial: Ending): ContractResult {
   const exitCode = exitCodeOf({ dry, abort: partial.abort, reached: partial.target !== null, failed: tally.fail, unproven });
   // Answers quoted in reasons may carry a token the target echoed: the result leaves redacted.
   return redactDeep<ContractResult>({
-    api: `${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim(), baseUrl: s.baseUrl, notes: s.notes, notRun: s.notRun, setup: s.setup, planned: s.planned, seed: s.seed, shard: s.options.shard, dryRun: dry,
-    ...partial, hints: baseUrlHints(s, list), cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
-    coverage: { selected: list.length, total: s.ops.length, exercised, successValidated, unproven },
-    durationMs: Math.round(performance.now() - s.started),
-  }, s.redact);
+    api: `${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim(), baseUrl: plan.settings.baseUrl, notes: ledger.notes, notRun: ledger.notRun, setup: ledger.setup, planned: ledger.planned, seed: plan.settings.seed, shard: plan.settings.shard, dryRun: dry,
+    ...partial, hints: baseUrlHints(plan, list), cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
+    coverage: { selected: list.length, total: plan.ops.length, exercised, successValidated, unproven },
+    durationMs: Math.round(performance.now() - plan.started),
+  }, plan.redact);
 }

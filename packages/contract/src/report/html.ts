@@ -5,7 +5,7 @@
 // target's answers reach the page through reasons, URLs and curl lines, and are untrusted.
 import type { Outcome } from '../checks/outcome.js';
 import { summaryLine, xml as escape } from './report.js';
-import type { ContractResult, OperationResult } from '../run.js';
+import type { ContractResult, OperationResult } from '../run/types.js';
 import { statusCoverage } from '../checks/status-coverage.js';
 
 const STYLE = `

@@ -1,7 +1,7 @@
 // The kit's output: a table per operation, the findings, what was not run and why, what could not
 // be cleaned up, and the summary, whose last line always says `success validated N/M`. JUnit XML
 // and JSON reports of the same result.
-import type { ContractResult, OperationResult } from '../run.js';
+import type { ContractResult, OperationResult } from '../run/types.js';
 
 const pad = (text: unknown, width: number) => String(text).padEnd(width);
 const padLeft = (text: unknown, width: number) => String(text).padStart(width);

@@ -3,8 +3,8 @@
 // (undoing and replacing actions last). Read from the links and the examples, never from a table.
 import { eachReference } from '../model/harvest.js';
 import { type Operation, pathParameterNames } from '../model/operations.js';
-import { harvestedKeysOf } from '../phases/parameters.js';
-import type { RunState } from './state.js';
+import { harvestedKeysOf } from '../model/harvest.js';
+import type { Basis, CreatePlan, TargetPlan } from './plan.js';
 
 // An action that undoes another (detach after attach, shut down after boot) runs after the
 // other actions, so that it finds something to undo; when the other could not be run, there is
@@ -15,7 +15,7 @@ const REPLACING = /^(restore|rebuild)/;
 const OPPOSITE: Record<string, string> = { detach: 'attach', shutDown: 'boot', disable: 'enable', unassign: 'assign', remove: 'add' };
 
 /** The action an undoing action undoes, on the same resource: attachVolume for detachVolume. */
-export function undoneBy(ops: Operation[], op: Operation): Operation | undefined {
+export function undoneBy(ops: readonly Operation[], op: Operation): Operation | undefined {
   const verb = UNDOING.exec(op.id)?.[1];
   if (!verb) return undefined;
   const base = op.path.slice(0, op.path.lastIndexOf('/'));
@@ -36,9 +36,10 @@ export function orderChanges(changes: Operation[]): Operation[] {
 /** Deletes, children (longer paths) first, then the spec's order. */
 export const orderDeletes = (deletes: Operation[]): Operation[] => [...deletes].sort((a, b) => b.path.split('/').length - a.path.split('/').length || a.index - b.index);
 
-/** Sets `state.ordered` (every create, in the order the state needs) and `state.needed` (those the selection needs). */
-export function planCreates(s: RunState): void {
-  const { registry, ops, selected, selectedSet } = s;
+/** Every create, in the order the state needs (`ordered`), and those the selection needs to stand on (`needed`). */
+export function planCreates(plan: Basis & Pick<TargetPlan, 'safety'>): CreatePlan {
+  const { ops, selected, selectedSet } = plan;
+  const registry = { kindOf: plan.kindOf };
   const creators = ops.filter((op) => op.links.length && registry.kindOf(op));
   // Path parameters are hard dependencies (a config needs its instance); references in a body
   // are soft ones, dropped where they would make a cycle (an instance may come from a backup of
@@ -69,8 +70,8 @@ export function planCreates(s: RunState): void {
     for (const example of op.body?.examples ?? []) eachReference(example.value, (key) => params.add(key));
     // An id no operation creates is found in the answers of reads on what is created (a disk in
     // the profiles of an instance): those creates come first.
-    for (const key of harvestedKeysOf(s, op)) {
-      const sources = s.sourcesOf(key);
+    for (const key of harvestedKeysOf(plan, op)) {
+      const sources = plan.sourcesOf(key);
       const fewest = pathParameterNames(sources[0]!.path).length;
       for (const source of sources.filter((x) => pathParameterNames(x.path).length === fewest)) for (const name of pathParameterNames(source.path)) params.add(name);
     }
@@ -99,9 +100,8 @@ export function planCreates(s: RunState): void {
       // One create per kind is enough to stand on: the plain one, not a clone.
       const plain = ordered.filter((c) => registry.kindOf(c) === registry.kindOf(creator)).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length)[0];
       if (creator !== plain && !selectedSet.has(creator)) continue;
-      if (creator !== op && !needed.has(creator) && !(creator.writes && !s.safety.writes)) { needed.add(creator); pending.push(creator); }
+      if (creator !== op && !needed.has(creator) && !(creator.writes && !plan.safety.writes)) { needed.add(creator); pending.push(creator); }
     }
   }
-  s.ordered = ordered;
-  s.needed = needed;
+  return Object.freeze({ ordered, needed });
 }

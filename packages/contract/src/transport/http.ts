@@ -5,8 +5,6 @@
 // too large) comes back as an answer with an `error`, never as an exception.
 import http from 'node:http';
 import https from 'node:https';
-import { isJsonMedia } from '../model/operations.js';
-import type { Redact } from '../run/redaction.js';
 
 export interface OutgoingRequest {
   method: string;
@@ -32,6 +30,10 @@ export interface Answer {
   /** 429s waited out before this answer */
   retries?: number;
 }
+
+const JSON_MEDIA = /^application\/(.+\+)?json$/;
+/** Whether a media type is JSON (`application/json`, `application/problem+json`). */
+export const isJsonMedia = (mediaType: string): boolean => JSON_MEDIA.test(mediaType);
 
 /** `type/subtype` of a Content-Type header, lower-cased, without parameters. */
 export function mediaTypeOf(header: unknown): string {
@@ -148,7 +150,7 @@ function sendOnce(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: Transpo
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The request as a curl command line, its tokens replaced by shell variables (`$TOKEN`). */
-export function toCurl(request: OutgoingRequest, redact: Redact = (t) => t): string {
+export function toCurl(request: OutgoingRequest, redact: (text: string) => string = (t) => t): string {
   const parts = ['curl', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of request.headers) {
     if (name === 'accept') continue;

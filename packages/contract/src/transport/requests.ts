@@ -1,7 +1,7 @@
 // Building the bytes of a request: the URL from the path template and parameter values, the
 // body in its media type (JSON, multipart with files, form-urlencoded, text), and the
 // Authorization lines, which the auth checks vary on purpose.
-import { isJsonMedia } from '../model/operations.js';
+import { isJsonMedia } from './http.js';
 import type { OutgoingRequest } from './http.js';
 
 export interface Params {
