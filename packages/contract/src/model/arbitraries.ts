@@ -6,7 +6,8 @@
 // keeps the spec's own examples and replaces some of their fields, which meets the cross-field
 // rules far more often than values built from nothing.
 import fc from 'fast-check';
-import { schemaParts } from '@cloudapi/spec/schema-walk';
+import { schemaParts, subschemas } from '@cloudapi/spec/schema-walk';
+import { typesOf } from './values.js';
 
 type Resolve = (node: any) => any;
 
@@ -58,13 +59,8 @@ function numberArbitrary(s: any, integer: boolean): fc.Arbitrary<number> {
   return fc.double({ min: lo ?? -1e6, max: hi ?? 1e6, noNaN: true, noDefaultInfinity: true });
 }
 
-const typesOf = (s: any): string[] => {
-  if (Array.isArray(s.type)) return s.type;
-  if (typeof s.type === 'string') return [s.type];
-  if (s.properties || s.required) return ['object'];
-  if (s.items || s.prefixItems) return ['array'];
-  return [];
-};
+/** The subschemas of `s` under one keyword, as written. */
+const under = (s: any, keyword: string): any[] => [...subschemas(s, [keyword])].map((x) => x.schema);
 
 /** An arbitrary of values for `schema` (a schema object or `$ref`), up to a depth. */
 export function schemaArbitrary(schema: any, resolve: Resolve, depth = 0): fc.Arbitrary<unknown> {
@@ -75,12 +71,12 @@ export function schemaArbitrary(schema: any, resolve: Resolve, depth = 0): fc.Ar
   if (Array.isArray(s.enum) && s.enum.length) return fc.constantFrom(...s.enum);
   if (Array.isArray(s.allOf) && s.allOf.length) {
     // Objects merge: the properties and required names of every part.
-    const parts = s.allOf.map((p: any) => resolve(p)).filter((p: any) => p && typeof p === 'object');
+    const parts = under(s, 'allOf').map((p: any) => resolve(p)).filter((p: any) => p && typeof p === 'object');
     const merged = { ...s, allOf: undefined, properties: { ...Object.assign({}, ...parts.map((p: any) => p.properties || {})), ...(s.properties || {}) }, required: [...new Set([...(s.required || []), ...parts.flatMap((p: any) => p.required || [])])] };
     if (!merged.type && parts.some((p: any) => typesOf(p).includes('object'))) merged.type = 'object';
     const branchy = parts.find((p: any) => Array.isArray(p.oneOf) || Array.isArray(p.anyOf));
     if (branchy) {
-      return fc.oneof(...(branchy.oneOf || branchy.anyOf).map((b: any) => {
+      return fc.oneof(...under(branchy, branchy.oneOf ? 'oneOf' : 'anyOf').map((b: any) => {
         const r = resolve(b) || {};
         return schemaArbitrary({ ...merged, properties: { ...merged.properties, ...(r.properties || {}) }, required: [...merged.required, ...(r.required || [])] }, resolve, depth + 1);
       }));
@@ -90,7 +86,7 @@ export function schemaArbitrary(schema: any, resolve: Resolve, depth = 0): fc.Ar
   for (const key of ['oneOf', 'anyOf']) {
     if (Array.isArray(s[key]) && s[key].length) {
       const base = { ...s, [key]: undefined };
-      return fc.oneof(...s[key].map((b: any) => {
+      return fc.oneof(...under(s, key).map((b: any) => {
         const r = resolve(b) || {};
         const combined = typesOf(r).includes('object') || r.properties
           ? { ...base, ...r, properties: { ...(s.properties || {}), ...(r.properties || {}) }, required: [...(s.required || []), ...(r.required || [])] }
@@ -108,16 +104,18 @@ export function schemaArbitrary(schema: any, resolve: Resolve, depth = 0): fc.Ar
       case 'number': return numberArbitrary(s, false);
       case 'string': return stringArbitrary(s);
       case 'array': {
-        const items = s.items && typeof s.items === 'object' ? schemaArbitrary(s.items, resolve, depth + 1) : fc.constant('x');
+        const [itemSchema] = under(s, 'items').filter((x) => typeof x === 'object');
+        const items = itemSchema ? schemaArbitrary(itemSchema, resolve, depth + 1) : fc.constant('x');
         const minLength = s.minItems ?? 0;
         const maxLength = Math.min(s.maxItems ?? minLength + 3, minLength + 3);
         return s.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(items, { minLength, maxLength });
       }
       case 'object': {
-        const properties = Object.entries<any>(s.properties || {}).filter(([, p]) => { const r = resolve(p); return r !== false && !(r && r.readOnly) && !(p && p.readOnly); });
+        const properties = [...subschemas(s, ['properties'])].map((x): [string, any] => [String(x.key), x.schema]).filter(([, p]) => { const r = resolve(p); return r !== false && !(r && r.readOnly) && !(p && p.readOnly); });
         const required = new Set<string>(s.required || []);
-        if (!properties.length && s.additionalProperties && typeof s.additionalProperties === 'object') {
-          return fc.dictionary(fc.string({ minLength: 1, maxLength: 8, unit: 'grapheme-ascii' }), schemaArbitrary(s.additionalProperties, resolve, depth + 1), { maxKeys: 2 });
+        const [additional] = under(s, 'additionalProperties').filter((x) => typeof x === 'object');
+        if (!properties.length && additional) {
+          return fc.dictionary(fc.string({ minLength: 1, maxLength: 8, unit: 'grapheme-ascii' }), schemaArbitrary(additional, resolve, depth + 1), { maxKeys: 2 });
         }
         const model = Object.fromEntries(properties.map(([name, p]) => [name, schemaArbitrary(p, resolve, depth + 1)]));
         return fc.record(model, { requiredKeys: properties.map(([name]) => name).filter((n) => required.has(n)) });
@@ -139,7 +137,7 @@ export function bodyArbitrary(schema: any, examples: unknown[], resolve: Resolve
   if (!objects.length) return fromSchema;
   const propertySchemas = new Map<string, any>();
   for (const part of schemaParts(s, { resolve, maxDepth: 4 })) {
-    for (const [name, p] of Object.entries<any>(part.properties || {})) if (!propertySchemas.has(name)) propertySchemas.set(name, p);
+    for (const { key, schema: p } of subschemas(part, ['properties'])) if (!propertySchemas.has(String(key))) propertySchemas.set(String(key), p);
   }
   const required = new Set<string>(s.required || []);
   // Built once: building a string arbitrary costs far more than drawing from it.

@@ -1,6 +1,8 @@
 // Values built from schemas where the spec gives no example: a parameter without one, or a field
 // that a negative variant must add to make a conditional rule apply. Every value is checked
 // against its schema by the caller; these are only first guesses.
+import { subschemas } from '@cloudapi/spec/schema-walk';
+
 const FORMAT_SAMPLES: Record<string, string> = {
   email: 'someone@example.com',
   uri: 'https://example.com/',
@@ -14,7 +16,8 @@ const FORMAT_SAMPLES: Record<string, string> = {
   'date-time': '2018-01-01T00:01:01Z',
 };
 
-function typesOf(schema: any) {
+/** The JSON types a schema admits: its `type`, or object/array when it declares properties/items. */
+export function typesOf(schema: any): string[] {
   if (Array.isArray(schema.type)) return schema.type;
   if (typeof schema.type === 'string') return [schema.type];
   if (schema.properties || schema.required) return ['object'];
@@ -31,16 +34,15 @@ export function sampleValue(schema: any, resolve: (node: any) => any, depth = 0)
   if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
   if (s.example !== undefined) return s.example;
   if (Array.isArray(s.enum) && s.enum.length) return s.enum.find((v: any) => v !== null) ?? s.enum[0];
-  for (const key of ['allOf', 'oneOf', 'anyOf']) {
-    if (!Array.isArray(s[key])) continue;
-    if (key === 'allOf') {
-      const parts: any[] = s[key].map((part: any) => sampleValue(part, resolve, depth + 1));
-      if (parts.every((p: any) => p && typeof p === 'object' && !Array.isArray(p))) return Object.assign({}, ...parts, sampleObject(s, resolve, depth));
-      return parts.find((p: any) => p !== undefined);
-    }
-    const branch = s[key].map((b: any) => resolve(b)).find((b: any) => b && b.type !== 'null') ?? s[key][0];
-    return sampleValue(branch, resolve, depth + 1);
+  // allOf: every part's value merged; oneOf, anyOf: the first branch that is not null.
+  const [keyword] = ['allOf', 'oneOf', 'anyOf'].filter((key) => Array.isArray(s[key]));
+  const branches = keyword ? [...subschemas(s, [keyword])].map((b) => b.schema) : [];
+  if (keyword === 'allOf') {
+    const parts: any[] = branches.map((part: any) => sampleValue(part, resolve, depth + 1));
+    if (parts.every((p: any) => p && typeof p === 'object' && !Array.isArray(p))) return Object.assign({}, ...parts, sampleObject(s, resolve, depth));
+    return parts.find((p: any) => p !== undefined);
   }
+  if (keyword) return sampleValue(branches.map((b: any) => resolve(b)).find((b: any) => b && b.type !== 'null') ?? branches[0], resolve, depth + 1);
   const [type] = typesOf(s).filter((t: any) => t !== 'null');
   switch (type) {
     case 'integer':
@@ -57,7 +59,8 @@ export function sampleValue(schema: any, resolve: (node: any) => any, depth = 0)
       return 'example'.padEnd(length, 'x').slice(0, Math.max(length, s.minLength ?? 0));
     }
     case 'array': {
-      const item: any = s.items && typeof s.items === 'object' ? sampleValue(s.items, resolve, depth + 1) : undefined;
+      const [items] = [...subschemas(s, ['items'])].filter((x) => typeof x.schema === 'object');
+      const item: any = items ? sampleValue(items.schema, resolve, depth + 1) : undefined;
       const count = s.minItems ?? 0;
       return Array.from({ length: count }, (_: any, i: any) => (typeof item === 'number' ? item + i : typeof item === 'string' && s.uniqueItems ? `${item}${i}` : item));
     }
