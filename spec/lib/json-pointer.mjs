@@ -1,10 +1,11 @@
-// JSON pointers (RFC 6901), the one place that knows their escapes: `~1` is `/` and `~0` is `~`
-// inside a reference token, unescaped in that order (`~01` is the token `~1`). A pointer into a
-// document may be written as a URI fragment (`#/paths/~1volumes`), whose tokens are also
-// percent-encoded; `parsePointer` reads both forms.
+// JSON pointers (RFC 6901), written once: the reference tokens of a pointer with `~` and `/`
+// escaped as `~0` and `~1`, in its plain form (`/paths/~1volumes/get`, as Ajv's instancePath) or as
+// a URI fragment (`#/paths/~1volumes/get`, as a `$ref`), whose tokens may also be percent-encoded.
+// Whoever reads, writes or follows a pointer (the bundle's `$ref`s, the validators' paths, the
+// linters' findings) goes through here.
 
 /**
- * One reference token with `~` and `/` escaped.
+ * One reference token as a pointer writes it: `~` as `~0`, `/` as `~1`.
  * @param {string | number} token
  * @returns {string}
  */
@@ -13,53 +14,84 @@ export function escapeToken(token) {
 }
 
 /**
- * One escaped reference token read back: `~1` → `/`, then `~0` → `~`.
+ * One reference token as a pointer wrote it, unescaped: `~1` is `/`, `~0` is `~`.
  * @param {string} token
  * @returns {string}
  */
 export function unescapeToken(token) {
+  if (/~(?![01])/.test(token)) throw new TypeError(`"${token}" is no JSON pointer token: "~" is written "~0" and "/" is written "~1"`);
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+// A fragment's token may be percent-encoded; a `%` that starts no escape is kept as written, since
+// some tools (Redocly) write fragments without encoding them.
+const percentDecoded = (token) => {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
+};
+
 /**
- * The reference tokens of a pointer: `/a/b~1c` and `#/a/b~1c` are both `['a', 'b/c']`; `''` and
- * `'#'` are the whole document (no token), `'/'` the token `''`. A fragment's tokens are
- * percent-decoded too.
+ * The reference tokens of a pointer: `'/a/b~1c'` and `'#/a/b~1c'` are `['a', 'b/c']`; `''` and
+ * `'#'` (the whole document) are `[]`. A fragment's tokens are percent-decoded.
  * @param {string} pointer
  * @returns {string[]}
  */
 export function parsePointer(pointer) {
+  if (typeof pointer !== 'string') throw new TypeError(`a JSON pointer is a string, not ${typeof pointer}`);
   const fragment = pointer.startsWith('#');
-  const path = fragment ? pointer.slice(1) : pointer;
-  if (path === '') return [];
-  if (!path.startsWith('/')) throw new Error(`not a JSON pointer: "${pointer}" (it must be empty or start with "/" or "#/")`);
-  return path.slice(1).split('/').map((token) => unescapeToken(fragment ? decodeURIComponent(token) : token));
+  const body = fragment ? pointer.slice(1) : pointer;
+  if (body === '') return [];
+  if (!body.startsWith('/')) throw new TypeError(`not a JSON pointer: "${pointer}" (it must be empty or start with "/" or "#/")`);
+  return body.slice(1).split('/').map((token) => unescapeToken(fragment ? percentDecoded(token) : token));
 }
 
 /**
- * The pointer of these reference tokens: `['paths', '/volumes']` is `/paths/~1volumes`; with
- * `{ fragment: true }` it is written as a URI fragment, `#/paths/~1volumes` (tokens are not
- * percent-encoded: the bundle's `$ref`s are written that way).
+ * The pointer of these reference tokens: plain (`/a/b~1c`) by default, or as a URI fragment
+ * (`#/a/b~1c`, a `%` percent-encoded) with `{ fragment: true }`. No tokens is the whole document
+ * (`''`, or `#`).
  * @param {ReadonlyArray<string | number>} tokens
  * @param {{ fragment?: boolean }} [options]
  * @returns {string}
  */
 export function formatPointer(tokens, { fragment = false } = {}) {
-  return `${fragment ? '#' : ''}${tokens.map((token) => `/${escapeToken(token)}`).join('')}`;
+  const body = tokens.map((token) => `/${fragment ? escapeToken(token).replace(/%/g, '%25') : escapeToken(token)}`).join('');
+  return fragment ? `#${body}` : body;
 }
 
 /**
- * The value at a pointer inside a JSON value, or undefined when it leads nowhere.
- * @param {unknown} value
+ * A pointer below `pointer`, in the same form (fragment or plain):
+ * `appendPointer('#/paths/~1volumes', 'post', 'requestBody')`.
  * @param {string} pointer
- * @returns {unknown}
+ * @param {...(string | number)} tokens
+ * @returns {string}
  */
-export function valueAtPointer(value, pointer) {
+export function appendPointer(pointer, ...tokens) {
+  return `${pointer}${formatPointer(tokens, { fragment: pointer.startsWith('#') }).replace(/^#/, '')}`;
+}
+
+/**
+ * The node a pointer (or its list of tokens) names in `root`; undefined when there is none. Only a
+ * node's own members are followed (never `constructor` or an array's `length`).
+ * @param {unknown} root
+ * @param {string | ReadonlyArray<string | number>} pointer
+ * @returns {any}
+ */
+export function resolvePointer(root, pointer) {
+  const tokens = typeof pointer === 'string' ? parsePointer(pointer) : pointer;
   /** @type {any} */
-  let node = value;
-  for (const token of parsePointer(pointer)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = node[token];
+  let node = root;
+  for (const raw of tokens) {
+    const token = String(raw);
+    if (Array.isArray(node)) node = /^(?:0|[1-9]\d*)$/.test(token) ? node[Number(token)] : undefined;
+    else if (node !== null && typeof node === 'object' && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+    if (node === undefined) return undefined;
   }
   return node;
 }
+
+/** `resolvePointer`, under the name the contract kit uses. */
+export const valueAtPointer = resolvePointer;
