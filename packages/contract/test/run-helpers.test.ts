@@ -163,4 +163,22 @@ describe('the kit\'s own code', () => {
     expect(Object.entries(sizes).filter(([, n]) => n > 400)).toEqual([]);
     expect(sizes['run.ts']).toBeLessThan(120);
   });
+
+  it('keeps its folders in layers: each imports only the folders below it (README, "How the code is laid out")', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const MAY_IMPORT: Record<string, string[]> = {
+      transport: [], model: ['transport/'], checks: ['transport/', 'model/'], run: ['transport/', 'model/', 'checks/'],
+      phases: ['transport/', 'model/', 'checks/', 'run/'], report: ['checks/', 'run/types.js'],
+    };
+    const dir = new URL('../src/', import.meta.url);
+    const wrong: string[] = [];
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.includes('/') && f.endsWith('.ts'))) {
+      const folder = file.split('/')[0]!;
+      for (const [, target] of readFileSync(new URL(file, dir), 'utf8').matchAll(/from '\.\.\/([^']+)'/g)) {
+        if (!MAY_IMPORT[folder]!.some((allowed) => target!.startsWith(allowed))) wrong.push(`${file} imports ../${target}`);
+      }
+    }
+    expect(Object.keys(MAY_IMPORT).sort()).toEqual(readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort());
+    expect(wrong).toEqual([]);
+  });
 });
