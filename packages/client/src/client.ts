@@ -9,7 +9,9 @@ import { throwIfIncomplete } from './pagination-error.js';
 import { serializePath } from './paths.js';
 import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
-import type { ClientMethod, GetMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
+import type {
+  ClientMethod, GetMethod, GetPath, ListArguments, ListItemOf, ListPageOf, ListPathArgument, PaginationOptions, PaginationStop,
+} from './types.js';
 
 // openapi-fetch exports createClient only as its default. Its CommonJS file sets `exports.default`,
 // which our CommonJS build (Node's interop: the default import is `module.exports`) finds one level down.
@@ -67,19 +69,19 @@ export interface CloudApiClient {
    * Each page of a list operation, from `page` (default 1) until the last page, an empty page, a
    * page seen before or `maxPages`; returns (and gives `onStop`) why it stopped. Throws `ApiError`.
    */
-  pages<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListPage<P>, PaginationStop, undefined>;
+  pages<P extends GetPath, Count extends number>(path: ListPathArgument<P, Count>, ...init: ListArguments<P, Count>): AsyncGenerator<ListPageOf<P>, PaginationStop, undefined>;
   /**
    * Each item of a list operation, across pages (stopping as `pages` does). Throws `ApiError`, and
    * `PaginationError` after the last item when the walk stopped short (`repeated-page`,
    * `max-pages`) unless `onStop` was given.
    */
-  paginate<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListItem<P>, void, undefined>;
+  paginate<P extends GetPath, Count extends number>(path: ListPathArgument<P, Count>, ...init: ListArguments<P, Count>): AsyncGenerator<ListItemOf<P>, void, undefined>;
   /**
    * Every item of a list operation, all pages collected. Throws `ApiError`, and `PaginationError`
    * (with the items read) when the walk stopped short (`repeated-page`, `max-pages`) unless
    * `onStop` was given.
    */
-  listAll<P extends ListPath>(path: P, ...init: ListInitParam<P>): Promise<ListItem<P>[]>;
+  listAll<P extends GetPath, Count extends number>(path: ListPathArgument<P, Count>, ...init: ListArguments<P, Count>): Promise<Array<ListItemOf<P>>>;
   /**
    * Creates a private image (`POST /images/upload`), then PUTs `data` to its `upload_to` URL with
    * `Content-Type: application/octet-stream` (no token: the URL is pre-signed). Resolves with the
@@ -209,7 +211,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
       if (error) throw error;
       count += 1;
       const body = data as { data: Array<{ id?: unknown } | undefined>; pages?: number };
-      if (!Array.isArray(body.data)) throw new ApiError(response, body, `GET ${path}`, undefined, 'not a page');
+      if (!Array.isArray(body.data)) throw new ApiError(response, body, `GET ${path}`, undefined, 'not a page of a list');
       // A server that ignores `page` answers the same page again: stop rather than loop.
       const first = JSON.stringify(body.data[0]?.id ?? body.data[0]);
       if (firsts.has(first)) {
