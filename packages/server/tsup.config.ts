@@ -23,6 +23,6 @@ export default defineConfig({
   clean: true,
   // Declarations for the library entry only (the command line has no API).
   dts: { entry: 'src/index.ts' },
-  noExternal: [/^(?!better-sqlite3$|better-sqlite3-napi$|pg$|pg-native$)/],
+  noExternal: [/^(?!better-sqlite3$|better-sqlite3-napi$|@cloudapi\/sqlite-node20$|pg$|pg-native$)/],
   banner: { js: commonJsGlobals },
 });

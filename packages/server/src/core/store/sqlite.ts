@@ -101,13 +101,22 @@ function cachedStatements(database: BetterSqlite3.Database, limit = 500): Sqlite
  * the process on Node 24 when V8 collects a statement outside a JavaScript context (its
  * ObjectWrap destructor's cleanup-hook check; WiseLibs/better-sqlite3#1515, fixed in 13 by moving
  * to Node-API); 13 ships prebuilt Node-API binaries but does not load on Node 20. Node 22 and later
- * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12. Same API.
+ * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12 (through
+ * `@cloudapi/sqlite-node20`, which says where it is). Same API. Both are optional dependencies
+ * whose engines let npm install each on its own Node lines only, so neither warns nor builds
+ * where it is not used.
  */
 function loadDriver(): { Database: typeof BetterSqlite3; driverPath: string } {
   const major = Number(process.versions.node.split('.')[0]);
   const load = createRequire(import.meta.url);
-  // By path: the checkpoint worker (checkpointer.ts) loads the same file.
-  const driverPath = load.resolve(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
+  const name = major >= 22 ? 'better-sqlite3-napi' : '@cloudapi/sqlite-node20';
+  let driverPath: string;
+  try {
+    // By path: the checkpoint worker (checkpointer.ts) loads the same file.
+    driverPath = major >= 22 ? load.resolve(name) : (load(name) as { driverPath: string }).driverPath;
+  } catch (error) {
+    throw new Error(`no SQLite driver for Node ${process.versions.node}: ${name} is missing (an optional dependency of @cloudapi/server that npm installs on ${major >= 22 ? 'Node 22 and later' : 'Node 20'} only); reinstall @cloudapi/server with this Node, or use DATABASE_URL`, { cause: error });
+  }
   return { Database: load(driverPath) as typeof BetterSqlite3, driverPath };
 }
 
