@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { operations } from '@cloudapi/spec/walk';
-import { deriveDocsDocument, describeGrant, extensionLines } from '../src/derive.mjs';
+import { deriveDocsDocument, describeGrant, extensionLines, filterParameterForRedoc } from '../src/derive.mjs';
 import { codeSamples } from '../src/samples.mjs';
 
 const require = createRequire(import.meta.url);
@@ -34,9 +34,10 @@ describe('deriveDocsDocument', () => {
     let charges = 0;
     for (const [i, op] of derivedOps.entries()) {
       const before = original[i].operation;
-      const { 'x-codeSamples': samples, description, ...rest } = op.operation;
-      const { description: beforeDescription, ...beforeRest } = before;
+      const { 'x-codeSamples': samples, description, parameters, ...rest } = op.operation;
+      const { description: beforeDescription, parameters: beforeParameters, ...beforeRest } = before;
       expect(rest, `${op.method} ${op.path}`).toEqual(beforeRest);
+      expect(parameters, `${op.method} ${op.path}`).toEqual(beforeParameters?.map(filterParameterForRedoc));
       const lines = extensionLines(before);
       expect(description).toBe(lines.length ? [...lines, beforeDescription].join('\n\n').trimEnd() : beforeDescription);
       for (const grant of before['x-account-grants'] ?? []) { grants += 1; expect(description).toContain(`\`${grant}\``); }
@@ -44,6 +45,22 @@ describe('deriveDocsDocument', () => {
     }
     expect(grants).toBeGreaterThan(0);
     expect(charges).toBeGreaterThan(0);
+  });
+
+  it('shows each list\'s X-Filter to Redoc as JSON content whose schema is the header\'s contentSchema, other parameters untouched', () => {
+    let lists = 0;
+    for (const [i, op] of [...operations(bundle)].entries()) {
+      for (const [j, parameter] of (op.operation.parameters ?? []).entries()) {
+        const shown = derivedOps[i].operation.parameters[j];
+        if (parameter.name !== 'X-Filter') { expect(shown).toEqual(parameter); continue; }
+        lists += 1;
+        expect(shown.schema, op.operation.operationId).toBeUndefined();
+        expect(shown.content['application/json'].schema).toEqual(parameter.schema.contentSchema);
+        expect(Object.values(shown.content['application/json'].examples).map((e) => e.value)).toEqual(parameter.schema.examples.map((e) => JSON.parse(e)));
+        expect(shown.description).toBe(parameter.description);
+      }
+    }
+    expect(lists).toBeGreaterThan(5);
   });
 
   it('words each kind of grant', () => {
