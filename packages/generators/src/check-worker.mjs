@@ -1,7 +1,14 @@
-// One generator's output compiled and checked (src/check.mjs) on a worker thread, so that two
-// TypeScript programs are built side by side.
-import { parentPort, workerData } from 'node:worker_threads';
-import { checkOutput } from './check.mjs';
+// A worker thread that compiles and checks generators' outputs (src/check.mjs) one after the
+// other, as the pipeline sends them: two such threads build two TypeScript programs side by side,
+// and each keeps the parsed standard library and dependencies for its next program.
+import { parentPort } from 'node:worker_threads';
+import { checkOutput, createCachingHost } from './check.mjs';
 
-const { document, generator, files, dir } = workerData;
-parentPort.postMessage(checkOutput(document, generator, files, dir));
+const host = createCachingHost();
+parentPort.on('message', ({ document, generator, files, dir }) => {
+  try {
+    parentPort.postMessage({ result: checkOutput(document, generator, files, dir, host) });
+  } catch (error) {
+    parentPort.postMessage({ error: String(error?.stack ?? error) });
+  }
+});
