@@ -5,9 +5,11 @@
 // - a readable line for the vendor extensions Redoc ignores: `x-account-grants` and `x-charge` on
 //   operations, `x-filterable` on schema properties (spec/DECISIONS.md section 5);
 // - each list's X-Filter shown with its JSON's schema: Redoc renders a parameter's `schema` or its
-//   `content`, not a `contentSchema`, so the copy describes the header's JSON as `content`;
+//   `content`, not a `contentSchema`, and resolves no `$ref` outside `components.schemas` (it
+//   shows `any`), so the copy describes the header's JSON as `content` and holds the filter
+//   schemas among the component schemas;
 // - the page's logo (`info.x-logo`), inline so the page loads nothing.
-import { filterSchemaOf } from '@cloudapi/spec/filters';
+import { filterSchemaOf, withFilterSchemasAsComponents } from '@cloudapi/spec/filters';
 import { walkSchema } from '@cloudapi/spec/schema-walk';
 import { deref, operations } from '@cloudapi/spec/walk';
 import { codeSamples } from './samples.mjs';
@@ -78,5 +80,5 @@ export function deriveDocsDocument(bundle, { logo } = {}) {
   }
   for (const schema of Object.values(document.components?.schemas ?? {})) markFilterable(document, schema);
   if (logo) document.info = { ...document.info, 'x-logo': logo };
-  return document;
+  return withFilterSchemasAsComponents(document);
 }
