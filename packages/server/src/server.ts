@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import * as registeredAreas from './areas/index.js';
+import { areaRoutes } from './areas/routes.js';
 import type { Area } from './core/area.js';
 import { defaultToken, loadTokensFile, TokenTable } from './core/auth.js';
 import { loadCatalogue } from './core/catalogue.js';
@@ -17,7 +18,7 @@ import { normalizeCorsOrigins } from './core/http/cors.js';
 import { parseFaults } from '@cloudapi/spec/faults';
 import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
-import { describeBundleFile } from './core/spec.js';
+import { describeBundleFile } from './core/spec-file.js';
 import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
 import type { Store } from './core/store/db.js';
@@ -163,7 +164,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logStream: options.logStream,
     corsOrigins: options.corsOrigins,
     traffic,
-    extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
+    extraRoutes: registry.areas.flatMap((a) => {
+      const routes = a.routes ?? areaRoutes[a.name];
+      return routes ? [(instance: FastifyInstance) => routes(instance, deps)] : [];
+    }),
   });
 
   try {
