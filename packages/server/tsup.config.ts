@@ -4,7 +4,8 @@
 // start-up time. The native SQLite driver and the PostgreSQL driver stay external (loaded only by
 // the engine in use). The browser engine (`dist/engine.js`, `@cloudapi/server/engine`): the same
 // areas for a browser, platform/browser.ts in place of platform/node.ts, sql.js and its
-// WebAssembly inlined, the other dependencies left to the consumer's bundler (@cloudapi/msw).
+// WebAssembly inlined, the other ES-module dependencies left to the consumer's bundler
+// (@cloudapi/msw).
 import path from 'node:path';
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
@@ -49,7 +50,11 @@ export default defineConfig([
     sourcemap: false,
     clean: false,
     dts: { entry: { engine: 'src/engine.ts' } },
-    noExternal: ['sql.js'],
+    // fast-json-stringify reads `process.versions` when it loads (only to choose fast paths of
+    // newer Node versions): bundled here with those reads answered as on a runtime that is not
+    // Node, with the CommonJS modules it requires (Ajv among them).
+    noExternal: ['sql.js', 'fast-json-stringify', /^ajv/, 'fast-uri', 'rfdc', 'json-schema-ref-resolver', '@fastify/merge-json-schemas'],
+    define: { 'process.versions.v8': 'undefined', 'process.versions.node': 'undefined' },
     loader: { '.wasm': 'binary' },
     esbuildPlugins: [browserPlatform],
   },
