@@ -3,7 +3,6 @@
 // catalogue, id sequences, clock, X-Filter, pages, checks and error texts, on SQLite compiled to
 // WebAssembly in memory. Nothing here decides an answer: this file only carries requests in,
 // answers out, and the database to and from the page's storage when asked.
-import { createEngine } from '@cloudapi/server/engine';
 import type { Engine, EngineRequest } from '@cloudapi/server/engine';
 import { HttpResponse } from 'msw';
 import { bundle } from './bundle.js';
@@ -62,12 +61,13 @@ async function engineRequest(request: Request): Promise<EngineRequest> {
 export function createStatefulState(options: StatefulOptions) {
   const persist = options.persist ? { storage: options.persist.storage, key: options.persist.key ?? DEFAULT_KEY } : null;
   const saved = persist?.storage.getItem(persist.key);
-  const engine = createEngine({
+  // Loaded on first use, as a chunk of its own: the examples mode never loads the engine (1.7 MB).
+  const engine = import('@cloudapi/server/engine').then(({ createEngine }) => createEngine({
     document: bundle,
     transitionMs: options.transitionMs,
     tokens: options.tokens,
     database: saved ? fromBase64(saved) : undefined,
-  });
+  }));
   // A reset queues here; requests made after it wait for it, so none sees the state before it.
   let resets: Promise<unknown> = engine;
   const ready = async () => {
