@@ -86,6 +86,7 @@ describe('stateful mode', () => {
     await reloaded.store.reset();
     expect(kept.has('state')).toBe(false);
     expect((await client.GET('/volumes')).data?.results).toBe(0);
+    await Promise.all([first.store.close(), reloaded.store.close()]);
   });
 
   it('checks tokens as the server does when given a tokens list', async () => {
