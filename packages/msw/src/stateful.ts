@@ -20,13 +20,24 @@ export interface TokenEntry {
   restricted?: boolean;
 }
 
+/** Where a state is kept: `sessionStorage`, `localStorage`, or the same methods answering promises. */
+export interface StateStorage {
+  getItem(key: string): string | null | Promise<string | null | undefined>;
+  setItem(key: string, value: string): void | Promise<void>;
+  removeItem(key: string): void | Promise<void>;
+}
+
 export interface StatefulOptions {
   /** How long a state the service reaches later lasts (`creating` → `active`), in ms; 0 makes it immediate. Default 2000, as the server's `TRANSITION_MS`. */
   transitionMs?: number;
   /** `any` (the default): any bearer token is a full-access token. Or the entries of a tokens file (`{token, scopes, grants, restricted}`), checked as the server checks them. */
   tokens?: 'any' | TokenEntry[];
-  /** Keep the state across page loads in this storage (a browser's `sessionStorage` or `localStorage`), under `key`. Default: not kept. */
-  persist?: { storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>; key?: string };
+  /**
+   * Keep the state across page loads in this storage, under `key`: a browser's `sessionStorage`
+   * or `localStorage`, or an asynchronous one with the same three methods (IndexedDB through a
+   * small adapter, for states larger than those allow). Default: not kept.
+   */
+  persist?: { storage: StateStorage; key?: string };
 }
 
 /** The state behind stateful handlers. */
@@ -62,9 +73,8 @@ async function engineRequest(request: Request): Promise<EngineRequest> {
 /** The engine behind a set of stateful handlers, and the resolver they share. */
 export function createStatefulState(options: StatefulOptions) {
   const persist = options.persist ? { storage: options.persist.storage, key: options.persist.key ?? DEFAULT_KEY } : null;
-  const saved = persist?.storage.getItem(persist.key);
   // Loaded on first use, as a chunk of its own: the examples mode never loads the engine (1.7 MB).
-  const engine = import('@cloudapi/server/engine').then(({ createEngine }) => createEngine({
+  const engine = Promise.all([import('@cloudapi/server/engine'), persist?.storage.getItem(persist.key)]).then(([{ createEngine }, saved]) => createEngine({
     document: bundle,
     transitionMs: options.transitionMs,
     tokens: options.tokens,
@@ -82,7 +92,7 @@ export function createStatefulState(options: StatefulOptions) {
     reset: () => {
       const done = resets.then(async () => {
         await (await engine).reset();
-        persist?.storage.removeItem(persist.key);
+        await persist?.storage.removeItem(persist.key);
       });
       resets = done.catch(() => undefined);
       return done;
@@ -95,7 +105,7 @@ export function createStatefulState(options: StatefulOptions) {
     const asked = await engineRequest(request);
     const running = await ready();
     const answer = await running.handle(asked);
-    if (persist && !READS.has(asked.method) && answer.status < 400) persist.storage.setItem(persist.key, base64(await running.exportDatabase()));
+    if (persist && !READS.has(asked.method) && answer.status < 400) await persist.storage.setItem(persist.key, base64(await running.exportDatabase()));
     return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
   };
   return { store, resolver };

@@ -72,9 +72,11 @@ describe('stateful mode', () => {
     expect((await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: data!.id } } })).data?.status).toBe('active');
   });
 
-  it('keeps the state in a Storage when asked: new handlers on it (a reload) see it; reset() forgets it', async () => {
+  it('keeps the state in a storage when asked (an asynchronous one here): new handlers on it (a reload) see it; reset() forgets it', async () => {
+    // An asynchronous storage, as an IndexedDB adapter is (sessionStorage's case: the Chromium test).
     const kept = new Map<string, string>();
-    const storage = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => { kept.set(k, v); }, removeItem: (k: string) => { kept.delete(k); } };
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    const storage = { getItem: (k: string) => later(kept.get(k) ?? null), setItem: async (k: string, v: string) => { await later(kept.set(k, v)); }, removeItem: async (k: string) => { await later(kept.delete(k)); } };
     const first = createHandlers({ baseUrl, stateful: true, transitionMs: 0, persist: { storage, key: 'state' } });
     server.use(...first);
     await newVolume('kept');
