@@ -57,6 +57,11 @@ function request(base: string, step: Step): [string, RequestInit] {
   const url = `${base}${step.path}${step.query ? `?${new URLSearchParams(step.query)}` : ''}`;
   const headers: Record<string, string> = { ...step.headers };
   if (step.token !== null) headers.authorization = `Bearer ${step.token ?? TOKEN}`;
+  if (step.form) {
+    const form = new FormData();
+    for (const [name, { fileName, content }] of Object.entries(step.form)) form.append(name, new Blob([content]), fileName);
+    return [url, { method: step.method, headers, body: form }];
+  }
   if (step.body !== undefined) headers['content-type'] = 'application/json';
   return [url, { method: step.method, headers, body: step.body === undefined ? undefined : JSON.stringify(step.body) }];
 }

@@ -8,9 +8,10 @@ import busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AreaDeps } from '../../core/area.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
-import { keepUpload } from './files.js';
+import { keepUpload } from '../../core/uploads.js';
 
-export { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension, uploadedFile } from './files.js';
+export { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension } from './files.js';
+export { uploadedFile } from '../../core/uploads.js';
 
 /** The largest attachment kept: 5 MiB (the requirements leave request sizes open). */
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
@@ -81,7 +82,7 @@ function parseForm(request: FastifyRequest, payload: NodeJS.ReadableStream, done
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('limit', () => finish(tooLarge()));
     stream.on('end', () => {
-      if (!stream.truncated) keepUpload(request, Buffer.concat(chunks));
+      if (!stream.truncated) keepUpload(request, 'file', Buffer.concat(chunks));
       fileOpen = false;
       if (parsed) finish(null);
     });

@@ -7,12 +7,13 @@
 import type { HandlerOptions } from '../area.js';
 import { authenticate } from '../access.js';
 import type { TokenTable } from '../access.js';
-import { ApiError } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
 import type { ErrorDetail } from '../errors.js';
 import { allowedMethods } from '../http/four-oh-four.js';
 import { ResponseSerialization } from '../http/serialization.js';
 import type { Serializer } from '../http/serialization.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
+import { keepUpload } from '../uploads.js';
 import { BODY_LIMIT, isBlank, parseJson } from './body.js';
 import { checkRequest } from './check.js';
 import { handlerContext } from './context.js';
@@ -50,14 +51,42 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 const mediaTypeOf = (headers: Record<string, string>) => (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
-/** The body as the server's content-type parsers leave it: parsed JSON, other bytes, or undefined. */
-function parsedBody(op: OperationSpec, request: EngineRequest): unknown {
+const MULTIPART = 'multipart/form-data';
+
+/**
+ * A form, as the server's multipart parser leaves it (areas/support/attachments.ts): each field's
+ * value, each file part's name, its bytes kept beside the request (core/uploads.ts).
+ */
+async function formBody(bytes: Uint8Array, contentType: string, info: object): Promise<Record<string, string>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as unknown as ConstructorParameters<typeof Response>[0], { headers: { 'content-type': contentType } }).formData();
+  } catch (error) {
+    throw badRequest(`The multipart body cannot be read: ${(error as Error).message}`);
+  }
+  const body: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (typeof value === 'string') {
+      body[name] = value;
+    } else {
+      body[name] = value.name;
+      keepUpload(info, name, new Uint8Array(await value.arrayBuffer()));
+    }
+  }
+  return body;
+}
+
+/** The body as the server's content-type parsers leave it: parsed JSON or form, other bytes, or undefined. */
+async function parsedBody(op: OperationSpec, request: EngineRequest, info: object): Promise<unknown> {
   const raw = request.body;
   if (!op.requestBody || raw === undefined || raw === null) return undefined;
   const bytes = typeof raw === 'string' ? new TextEncoder().encode(raw) : raw;
+  const mediaType = mediaTypeOf(request.headers);
+  // The server reads a form with its own limit (areas/support/attachments.ts), other bodies within BODY_LIMIT.
+  if (mediaType === MULTIPART && op.requestBody.media.has(MULTIPART)) return formBody(bytes, request.headers['content-type']!, info);
   if (bytes.length > BODY_LIMIT) throw new ApiError(413, [{ reason: `The request body is larger than ${BODY_LIMIT} bytes` }]);
   if (isBlank(bytes)) return undefined;
-  return mediaTypeOf(request.headers) === 'application/json' ? parseJson(new TextDecoder().decode(bytes)) : bytes;
+  return mediaType === 'application/json' ? parseJson(new TextDecoder().decode(bytes)) : bytes;
 }
 
 function queryOf(search: URLSearchParams): Record<string, unknown> {
@@ -102,12 +131,13 @@ export function createDispatcher(options: DispatchOptions): (request: EngineRequ
     const definition = handlers.get(op.operationId);
     if (!definition) return error(501, [{ reason: `${op.operationId} (${op.method} ${op.path}) is not implemented by this server: no area serving it was started` }]);
     const auth = authenticate(op, request.headers.authorization, tokens as TokenTable, new Set(definition.conditionalGrants ?? []));
-    const received = { params: routed.params, query: queryOf(url.searchParams), headers: request.headers, body: parsedBody(op, request) };
+    const info = { ip: '127.0.0.1', headers: request.headers };
+    const received = { params: routed.params, query: queryOf(url.searchParams), headers: request.headers, body: await parsedBody(op, request, info) };
     const checked = checkRequest(op, received, { spec, validation: spec.validation, db: deps.store.db, keepNull: new Set(definition.keepNull ?? []) });
     const result = await definition.handle(handlerContext(op, {
       checked,
       auth,
-      request: { ip: '127.0.0.1', headers: request.headers },
+      request: info,
       absoluteUrl: (path) => `${url.origin}${path}`,
     }, deps));
     const success = successOf(op);
