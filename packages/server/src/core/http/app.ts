@@ -14,7 +14,7 @@ import type { Clock } from '../clock.js';
 import type { Services } from '../services.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
-import type { Sandbox } from '../../sandbox/sandbox.js';
+import type { Sandbox } from '../../sandbox/index.js';
 import { oneAtATime, oneHost } from './connection.js';
 import { BODY_LIMIT, parseBodies } from './content-type-parser.js';
 import { installCors } from './cors.js';
