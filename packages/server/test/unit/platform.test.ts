@@ -17,7 +17,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A self-signed certificate with this subject, made by openssl (which must be installed). */
 function certificate(name: string, subject: string, extra: string[] = []): string {
   const out = path.join(dir, `${name}.pem`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, `${name}.key`), '-out', out, '-days', '1', '-subj', subject, ...extra], { stdio: 'pipe' });
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, `${name}.key`), '-out', out, '-days', '1', '-subj', subject, ...extra], { stdio: 'pipe' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('this test makes certificates with the openssl command: install it (apt-get install openssl)');
+    throw error;
+  }
   return readFileSync(out, 'utf8');
 }
 
