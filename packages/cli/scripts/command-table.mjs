@@ -1,5 +1,6 @@
 // The command table: one entry per operation of the bundle, everything the command line needs to
 // parse, check, send and print without reading the bundle itself (which it loads only to validate).
+import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { commandWords, flagName } from './naming.mjs';
 import { descriptionOf, isReadOnly, resolve, shapeOf } from './schema-shape.mjs';
@@ -69,6 +70,19 @@ function successOf(document, op) {
   return { list, items, columns: columnsOf(document, item), filterable: items ? filterableOf(document, item) : [], upload };
 }
 
+/** The names of the fields any request body marks write-only (secrets: `--debug` hides their values). */
+function writeOnlyNames(document, all) {
+  const names = new Set();
+  for (const op of all) {
+    for (const body of bodiesOf(document, op).filter((b) => b.kind === 'request')) {
+      walkProperties(body.media.schema, (node) => resolve(document, node), (name, raw, property) => {
+        if (raw?.writeOnly === true || property?.writeOnly === true) names.add(name);
+      });
+    }
+  }
+  return [...names].sort();
+}
+
 /** `cloudapi volumes create --label my-volume --region us-east --size 20`, from the spec's examples. */
 function exampleOf(document, op, words, positionals, body) {
   const args = positionals.map((p) => {
@@ -135,5 +149,5 @@ export function buildTable(document) {
   });
   // An area is listed with the first sentence of its tag's description.
   const areas = Object.fromEntries((document.tags ?? []).map((tag) => [tag.name.toLowerCase().replace(/\s+/g, '-'), firstLine(tag.description).split(/(?<=\.)\s/)[0] || tag.name]));
-  return { version: document.info.version, baseUrl: document.servers?.[0]?.url ?? '', areas, commands };
+  return { version: document.info.version, baseUrl: document.servers?.[0]?.url ?? '', areas, writeOnly: writeOnlyNames(document, all), commands };
 }

@@ -54,16 +54,52 @@ async function verify(request: FastifyRequest<{ Params: Record<string, string> }
 
 const tooLarge = () => new ApiError(413, [{ reason: `An object may be at most ${MAX_OBJECT_BYTES} bytes` }]);
 
-async function readBody(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_OBJECT_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The uploaded object. Over the limit it stops reading and fails with a 413, leaving the stream as
+ * it is (not destroyed, which would reset the connection before the client reads the answer): the
+ * HTTP layer drains what is left (core/http/unread-body.ts).
+ */
+function readBody(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
+  if (!stream) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OBJECT_BYTES) return void chunks.push(chunk);
+      stop();
+      reject(tooLarge());
+    };
+    const onEnd = () => { stop(); resolve(Buffer.concat(chunks)); };
+    const onError = (error: Error) => { stop(); reject(error); };
+    function stop() {
+      stream!.off('data', onData);
+      stream!.off('end', onEnd);
+      stream!.off('error', onError);
+    }
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
+
+// A stored object is served as bytes, never as a page of this server's origin (where a script in
+// it could call the API with the reader's token): `nosniff` on every download, a sandboxing CSP,
+// and any type outside a short list of passive ones (HTML, SVG, XML, scripts...) as an attachment.
+const INLINE_TYPES = new Set(['text/plain', 'text/csv', 'application/json', 'application/octet-stream', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+(?:\s*;\s*[!#$%&'*+.^_`|~0-9a-z-]+=(?:[!#$%&'*+.^_`|~0-9a-z-]+|"[^"\\\r\n]*"))*$/i;
+
+/** The headers a download of `name`, stored as `contentType`, is served with. */
+export function downloadHeaders(name: string, contentType: string): Record<string, string> {
+  const type = MEDIA_TYPE.test(contentType) ? contentType : 'application/octet-stream';
+  const essence = type.split(';')[0]!.trim().toLowerCase();
+  const file = encodeURIComponent(name.split('/').pop() || 'object').replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return {
+    'content-type': type,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'",
+    ...(INLINE_TYPES.has(essence) ? {} : { 'content-disposition': `attachment; filename*=UTF-8''${file}` }),
+  };
 }
 
 export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Promise<void> {
@@ -88,7 +124,7 @@ export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Pro
           // Outbound transfer, counted per month (GET /object-storage/transfer).
           await deps.store.write((trx) => trx.insertInto('object_storage_transfer').values({ month: monthOf(deps.clock.now()), used: data.length })
             .onConflict((oc) => oc.column('month').doUpdateSet((eb) => ({ used: eb('object_storage_transfer.used', '+', data.length) }))).execute());
-          return reply.code(200).header('content-type', object.content_type).header('etag', `"${object.etag}"`)
+          return reply.code(200).headers(downloadHeaders(signed.name, object.content_type)).header('etag', `"${object.etag}"`)
             .header('last-modified', new Date(Number(object.last_modified)).toUTCString()).send(data);
         }
 
