@@ -82,6 +82,25 @@ describe('compareDocuments', () => {
   });
 });
 
+describe('what moves without changing what clients send or read', () => {
+  it('does not report a JSON header moved from `content` to `contentSchema`, a renamed allOf part or a renamed path parameter', () => {
+    const before = structuredClone(bundle);
+    schemas(before).VolumeCreateRequest.allOf = [{ $ref: '#/components/schemas/TagLabel' }];
+    const result = compareDocuments(before, ((d) => {
+      const filter = d.paths['/volumes'].get.parameters.find((p) => p.name === 'X-Filter');
+      filter.schema = { type: 'string', contentMediaType: 'application/json', contentSchema: filter.content['application/json'].schema };
+      delete filter.content;
+      schemas(d).TagLabelRenamed = schemas(d).TagLabel;
+      schemas(d).VolumeCreateRequest.allOf = [{ $ref: '#/components/schemas/TagLabelRenamed' }];
+      d.paths = Object.fromEntries(Object.entries(d.paths).map(([key, item]) => [key.replace('{volumeId}', '{id}'), item]));
+      d.components.parameters.VolumeId.name = 'id';
+      return d;
+    })(structuredClone(before)), { all: true });
+    expect(result.findings.map((f) => `${f.level}:${f.code}`).filter((c) => !c.startsWith('info:parameter-renamed'))).toEqual([]);
+    expect(result.added).toEqual([]);
+  });
+});
+
 describe('npm run breaking', () => {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'breaking-cli-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 // The command table: one entry per operation of the bundle, everything the command line needs to
 // parse, check, send and print without reading the bundle itself (which it loads only to validate).
 import { filterSchemaOf, filterSpecOf, isFilterParameter } from '@cloudapi/spec/filters';
+import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { commandWords, flagName } from './naming.mjs';
 import { descriptionOf, isReadOnly, resolve, shapeOf } from './schema-shape.mjs';
@@ -61,6 +62,19 @@ function successOf(document, op) {
   const uploadUrl = shape.kind === 'object' && shape.properties[UPLOAD_URL_FIELD] && resolve(document, shape.properties[UPLOAD_URL_FIELD]);
   const upload = Boolean(uploadUrl && uploadUrl.format === 'uri' && (shape.required ?? []).includes(UPLOAD_URL_FIELD));
   return { list, items, columns: columnsOf(document, item), upload };
+}
+
+/** The names of the fields any request body marks write-only (secrets: `--debug` hides their values). */
+function writeOnlyNames(document, all) {
+  const names = new Set();
+  for (const op of all) {
+    for (const body of bodiesOf(document, op).filter((b) => b.kind === 'request')) {
+      walkProperties(body.media.schema, (node) => resolve(document, node), (name, raw, property) => {
+        if (raw?.writeOnly === true || property?.writeOnly === true) names.add(name);
+      });
+    }
+  }
+  return [...names].sort();
 }
 
 /** `cloudapi volumes create --label my-volume --region us-east --size 20`, from the spec's examples. */
@@ -131,5 +145,5 @@ export function buildTable(document) {
   });
   // An area is listed with the first sentence of its tag's description.
   const areas = Object.fromEntries((document.tags ?? []).map((tag) => [tag.name.toLowerCase().replace(/\s+/g, '-'), firstLine(tag.description).split(/(?<=\.)\s/)[0] || tag.name]));
-  return { version: document.info.version, baseUrl: document.servers?.[0]?.url ?? '', areas, commands };
+  return { version: document.info.version, baseUrl: document.servers?.[0]?.url ?? '', areas, writeOnly: writeOnlyNames(document, all), commands };
 }

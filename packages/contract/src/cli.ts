@@ -10,7 +10,8 @@ import { toHtml } from './report-html.js';
 import { loadDocument, modelOperations } from './model.js';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { runContract, type ContractResult } from './run.js';
-import { makeTokens, readTokensFile, type TokenEntry } from './tokens.js';
+import { tokenNames, tokenRedactor } from './redaction.js';
+import { makeTokens, readTokensFile, type TokenEntry, writeTokensFile } from './tokens.js';
 
 const DEFAULT_JUNIT = 'contract-reports/junit.xml';
 const DEFAULT_JSON = 'contract-reports/report.json';
@@ -130,8 +131,7 @@ export async function main(argv: string[]): Promise<number> {
   try { document = loadDocument(o.spec); } catch (error) { return usage(`the bundle could not be read: ${(error as Error).message}`); }
   if (o.makeTokens) {
     const entries = makeTokens(modelOperations(document, createSchemaViews(document).resolve));
-    mkdirSync(path.dirname(path.resolve(o.makeTokens)), { recursive: true });
-    writeFileSync(o.makeTokens, `${JSON.stringify(entries, null, 2)}\n`);
+    try { writeTokensFile(o.makeTokens, entries); } catch (error) { return usage(`--make-tokens ${o.makeTokens}: could not write it (${(error as Error).message})`); }
     console.log(`wrote ${entries.length} tokens to ${o.makeTokens}: start the server with TOKENS_FILE=${o.makeTokens}, then pass --tokens ${o.makeTokens}`);
     return 0;
   }
@@ -158,7 +158,8 @@ export async function main(argv: string[]): Promise<number> {
       signal: controller.signal, onProgress: o.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     });
   } catch (error) {
-    process.stderr.write(`✖ the run could not be made: the kit failed: ${(error as Error).stack ?? error}\nsuccess validated 0/0\n`);
+    const redact = tokenRedactor(tokenNames(o.token ?? process.env.CONTRACT_TOKEN, tokens ?? []));
+    process.stderr.write(`✖ the run could not be made: the kit failed: ${redact(String((error as Error).stack ?? error))}\nsuccess validated 0/0\n`);
     return 2;
   } finally {
     process.off('SIGINT', onSigint);

@@ -5,6 +5,7 @@ import { pointerOf } from '@cloudapi/spec/schema-views';
 import { secretNamesOf, type TargetKind } from './checks.js';
 import { MOCK_TOKEN } from './contract-types.js';
 import type { RunState } from './run-state.js';
+import { tokenNames, tokenRedactor } from './redaction.js';
 import { detectTarget, isLoopback, safetyOf } from './target.js';
 import { fullAccess } from './tokens.js';
 
@@ -27,8 +28,7 @@ export async function discoverTarget(s: RunState): Promise<boolean> {
   const mainToken = options.token ?? tokens.find(fullAccess)?.token ?? (target === 'mock' ? MOCK_TOKEN : s.dry ? 'dry-run-token' : undefined);
   s.mainToken = mainToken;
   // Tokens never reach a report: the main one reads $TOKEN, those of --tokens $TOKEN_1, $TOKEN_2…
-  const secrets: [string, string][] = [...(mainToken ? [[mainToken, '$TOKEN'] as [string, string]] : []), ...tokens.filter((t) => t.token !== mainToken).map((t, i) => [t.token, `$TOKEN_${i + 1}`] as [string, string])];
-  s.redact = (text) => secrets.reduce((out, [secret, name]) => out.split(secret).join(name), text);
+  s.redact = tokenRedactor(tokenNames(mainToken, tokens));
   s.tokenNote = options.token ? 'given with --token' : tokens.find(fullAccess) ? 'the full-access token of --tokens' : target === 'mock' ? 'none given; a placeholder is sent to the mock' : 'none given: secured operations cannot be proven';
   s.ctx = {
     document, views: s.views, target, undeclared: options.undeclared ?? 'warn', maxResponseMs: options.maxResponseMs, secretNames: secretNamesOf(document),

@@ -5,7 +5,7 @@
 // naming X-Filter. Run against implementations only (the mock keeps no state).
 import { compareItems, encodeFilterHeader, fieldValue, matchesFilter, parseFilter } from '@cloudapi/spec/filters';
 import type { FilterSpec } from '@cloudapi/spec/filters';
-import { type Check, fail, pass, skip } from './checks.js';
+import { type Check, excerpt, fail, pass, skip } from './checks.js';
 import type { Answer } from './http.js';
 
 export interface WalkedList { items: { item: unknown; page: number }[]; total?: number; pages: number; complete: boolean }
@@ -41,7 +41,7 @@ function foundOnly(name: string, spec: FilterSpec, filter: object, walked: Walke
   const wrong = walked.items.filter((x) => !matchesFilter(x.item, where, spec));
   const problems: string[] = [];
   if (!walked.items.some((x) => isTarget(x.item))) problems.push(`the object this run created is missing (${walked.items.length} items on ${walked.pages} page(s))`);
-  if (wrong.length) problems.push(`${wrong.length} item(s) do not match, first on page ${wrong[0]!.page}: ${JSON.stringify(wrong[0]!.item).slice(0, 120)}`);
+  if (wrong.length) problems.push(`${wrong.length} item(s) do not match, first on page ${wrong[0]!.page}: ${excerpt(JSON.stringify(wrong[0]!.item), 120)}`);
   if (walked.complete && walked.total !== undefined && walked.total !== walked.items.length) problems.push(`results says ${walked.total}, but the pages held ${walked.items.length} matching items (counted before filtering?)`);
   return problems.length ? fail(name, `X-Filter ${JSON.stringify(filter)}: ${problems.join('; ')}`) : pass(name, `${walked.items.length} item(s) on ${walked.pages} page(s)`);
 }
@@ -103,7 +103,7 @@ export async function filterChecks(input: {
       const named = errors.some((e) => isObject(e) && (e.field === 'X-Filter' || String(e.reason ?? '').includes('X-Filter')));
       const name = 'X-Filter refuses a field that is not filterable';
       if (answer.status !== 400) return [fail(name, `answered ${answer.status} to X-Filter ${JSON.stringify(refused)}; expected 400`)];
-      return [named ? pass(name) : fail(name, `the 400 names neither field nor reason X-Filter: ${JSON.stringify(errors).slice(0, 160)}`)];
+      return [named ? pass(name) : fail(name, `the 400 names neither field nor reason X-Filter: ${excerpt(JSON.stringify(errors))}`)];
     });
   }
   return checks;

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isJsonMedia } from './model.js';
+import type { Redact } from './redaction.js';
 
 export interface OutgoingRequest {
   method: string;
@@ -145,9 +146,6 @@ function sendOnce(request: OutgoingRequest, { timeoutMs, maxBodyBytes }: Transpo
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** Replaces secrets in text by their names: `{token: '$TOKEN'}`. */
-export type Redact = (text: string) => string;
 
 /** The request as a curl command line, its tokens replaced by shell variables (`$TOKEN`). */
 export function toCurl(request: OutgoingRequest, redact: Redact = (t) => t): string {

@@ -70,7 +70,7 @@ export async function runSafely(s: RunState, op: Operation): Promise<void> {
   } finally {
     const r = s.resultOf(op)!;
     const failed = r.requests.reduce((n, q) => n + q.checks.filter((c) => c.outcome === 'fail').length, 0);
-    s.options.onProgress?.(`${failed ? '✖' : r.unproven ? '·' : '✔'} ${op.id}${r.unproven ? ` (not proven: ${r.unproven})` : failed ? ` (${failed} failed)` : ''}`);
+    s.options.onProgress?.(s.redact(`${failed ? '✖' : r.unproven ? '·' : '✔'} ${op.id}${r.unproven ? ` (not proven: ${r.unproven})` : failed ? ` (${failed} failed)` : ''}`));
   }
 }
 

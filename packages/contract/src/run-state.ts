@@ -5,9 +5,10 @@ import { createSchemaViews, type SchemaViews } from '@cloudapi/spec/schema-views
 import { type CheckContext, successSchemaPointer, type TargetKind } from './checks.js';
 import type { ContractOptions, NotRun, OperationResult, RequestRecord } from './contract-types.js';
 import { exampleIdsOf, Harvest, idSources } from './harvest.js';
-import { type Answer, type OutgoingRequest, type Redact, toCurl, type TransportOptions } from './http.js';
+import { type Answer, type OutgoingRequest, toCurl, type TransportOptions } from './http.js';
 import { modelOperations, type Operation } from './model.js';
 import { ObjectBook, objectSites, type ObjectSite } from './objects.js';
+import { type Redact, tokenNames, tokenRedactor } from './redaction.js';
 import type { Auth, BodyValue, Params } from './requests.js';
 import { type ExchangeView, type Resource, ResourceRegistry, resourceKinds } from './resources.js';
 import { selectOperations } from './selection.js';
@@ -91,13 +92,15 @@ export class RunState {
   tokens: TokenEntry[] = [];
   mainToken: string | undefined;
   tokenNote = 'not used';
-  redact: Redact = (text) => text;
+  /** Every token the run knows replaced by its name; discovery names the main one (`$TOKEN`). */
+  redact: Redact;
   ctx!: CheckContext;
   stateful = false;
   settleMs = 0;
 
   constructor(readonly options: ContractOptions, readonly document: any, readonly serverPath: string) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.redact = tokenRedactor(tokenNames(options.token, options.tokens ?? []));
     ({ views: this.views, deriver: this.deriver } = toolsFor(document));
     this.resolve = (node: any) => this.views.resolve(node);
     this.transport = { timeoutMs: options.timeoutMs ?? 15_000, maxBodyBytes: Math.round((options.maxBodyMb ?? 32) * 1024 * 1024) };

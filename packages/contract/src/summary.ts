@@ -1,6 +1,7 @@
 // The end of a run: the tallies, what each operation proved, hints about the run itself, and the
 // exit code (0 kept, 1 a violation, 2 the run could not be made).
 import type { ContractResult, OperationResult } from './contract-types.js';
+import { redactDeep } from './redaction.js';
 import type { RunState } from './run-state.js';
 
 /** What the run's end adds to what the state holds: the target, why it stopped, the clean-up. */
@@ -49,10 +50,11 @@ export function finish(s: RunState, partial: Ending): ContractResult {
   const unproven = list.filter((op) => !op.successValidated && op.tally.fail === 0).length;
   const cleanup = partial.cleanup ?? { removed: [], leftBehind: [], removedAfterCheck: [] };
   const exitCode = exitCodeOf({ dry, abort: partial.abort, reached: partial.target !== null, failed: tally.fail, unproven });
-  return {
+  // Answers quoted in reasons may carry a token the target echoed: the result leaves redacted.
+  return redactDeep<ContractResult>({
     api: `${document.info?.title ?? 'API'} ${document.info?.version ?? ''}`.trim(), baseUrl: s.baseUrl, notes: s.notes, notRun: s.notRun, setup: s.setup, planned: s.planned, seed: s.seed, shard: s.options.shard, dryRun: dry,
     ...partial, hints: baseUrlHints(s, list), cleanup, operations: list, slowest, tally, exitCode, ok: exitCode === 0,
     coverage: { selected: list.length, total: s.ops.length, exercised, successValidated, unproven },
     durationMs: Math.round(performance.now() - s.started),
-  };
+  }, s.redact);
 }

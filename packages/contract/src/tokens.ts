@@ -3,7 +3,8 @@
 // "grants": "all" or ["add_volumes", …], "restricted": false}]. From them the kit picks, for each
 // operation, a token that lacks exactly what the operation needs, and expects 403.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Operation } from './model.js';
 
 export interface TokenEntry {
@@ -14,11 +15,19 @@ export interface TokenEntry {
 }
 
 export function readTokensFile(file: string): TokenEntry[] {
+  let text: string;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new Error(`--tokens ${file}: ${(error as Error).message}`);
+  }
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // The parser's message quotes the text around the mistake, which may be a token: only where it is.
+    const where = /position \d+(?: \(line \d+ column \d+\))?/.exec((error as Error).message)?.[0];
+    throw new Error(`--tokens ${file}: not valid JSON${where ? ` (at ${where})` : ''}`);
   }
   if (!Array.isArray(parsed)) throw new Error(`--tokens ${file}: expected a JSON array of {token, scopes, grants, restricted}`);
   return parsed.map((entry, i) => {
@@ -28,6 +37,24 @@ export function readTokensFile(file: string): TokenEntry[] {
     if (e.grants !== undefined && e.grants !== 'all' && !Array.isArray(e.grants)) throw new Error(`--tokens ${file}: entry ${i} ("grants") must be "all" or a list`);
     return { token: e.token, scopes: e.scopes, grants: e.grants ?? 'all', restricted: Boolean(e.restricted) };
   });
+}
+
+/**
+ * Writes a tokens file that only its owner can read (mode 0600; a folder it has to make, 0700):
+ * it holds a full-access token. A file already there is replaced by a new one renamed over it, so
+ * its old mode never applies to the new tokens.
+ */
+export function writeTokensFile(file: string, entries: TokenEntry[]): void {
+  const target = path.resolve(file);
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  const temporary = `${target}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 const scopeList = (entry: TokenEntry): string[] => (entry.scopes.trim() === '*' ? ['*'] : entry.scopes.split(/[\s,]+/).filter(Boolean));
