@@ -28,7 +28,7 @@ export async function execute(spec: CommandSpec, given: Given, options: RunOptio
   const init = {
     params: { path: planned.path, query: planned.query },
     ...(planned.body !== undefined ? { body: planned.body } : {}),
-    ...(planned.filter ? { headers: { 'X-Filter': planned.filter } } : {}),
+    ...(planned.filter ? { filter: planned.filter } : {}),
   };
   try {
     if (spec.list && options.all) {

@@ -1,6 +1,7 @@
 // createClient(): openapi-fetch over the generated `paths`, with the token as a header, retries,
 // timeouts and redirects in the fetch it is given, `ApiError` for every answer that is not a valid
 // success, and the pagination and upload helpers.
+import { FILTER_HEADER, encodeFilterHeader } from '@cloudapi/spec/filter-header';
 import { requestMediaTypes, type ImageUploadRequest, type ImageUploadResponse, type paths } from '@cloudapi/types';
 import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
@@ -174,9 +175,9 @@ export function createClient(options: ClientOptions): CloudApiClient {
       // operations take multipart bodies, sent as FormData (fetch writes the boundary).
       if (init.body !== undefined && requestMediaTypes[operation] === 'multipart/form-data') own.body = toFormData(init.body);
       if (tokenFunction) own.headers = openapiFetch.mergeHeaders(bearer(await tokenFunction()), init.headers as HeadersOptions);
-      // A list's typed `filter` travels as the X-Filter header.
-      // JSON with `\uXXXX` past ASCII: a header value carries bytes, and raw UTF-8 would arrive as Latin-1.
-      if (filter !== undefined) own.headers = openapiFetch.mergeHeaders(own.headers as HeadersOptions, { 'X-Filter': JSON.stringify(filter).replace(/[^ -~]/g, (c) => `\\u${(c.charCodeAt(0) + 65536).toString(16).slice(1)}`) });
+      // A list's typed `filter` travels as the X-Filter header, encoded as the spec's language says
+      // (ASCII only: a header value carries bytes).
+      if (filter !== undefined) own.headers = openapiFetch.mergeHeaders(own.headers as HeadersOptions, { [FILTER_HEADER]: encodeFilterHeader(filter) });
       try {
         const { data, error, response } = await send(url, own);
         if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };

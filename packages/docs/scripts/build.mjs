@@ -96,8 +96,8 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
-  // The API changelog from the release tags and this bundle (the bundles of tags are cached); the
-  // designer loop's preview (--page-only) keeps the last one.
+  // The API changelog from the spec's release records and this bundle; the designer loop's
+  // preview (--page-only) keeps the last one.
   const changelog = pageOnly ? null : await writeChangelogPage({ outDir: distDir, current: bundle, fileName: `.${CHANGELOG_PAGE}.tmp` });
   const collection = await converting;
   if (collection) writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);

@@ -10,21 +10,23 @@
 //   a method the path does not declare    405 with Allow (mock mode)
 //   a Prefer the operation cannot honour  400 listing what it declares (mock mode)
 //
-// answers HEAD with the GET answer's headers and CORS for trusted origins only (cors.mjs), and
-// rewrites Prism's errors: problem+json bodies become ErrorResponse, and a refused request's canned
-// 400 example becomes the list of the fields Prism found wrong (unless `Prefer: example=…` asked
-// for an example). Every refusal says why in `sl-violations`, as Prism does.
+// Before any of that, the trust rules shared with the docs and the server (boundary.mjs: the Host,
+// the request target, CORS preflights, CONNECT).
+//
+// It answers HEAD with the GET answer's headers and CORS for trusted origins only (boundary.mjs),
+// and rewrites Prism's errors: problem+json bodies become ErrorResponse, and a refused request's
+// canned 400 example becomes the list of the fields Prism found wrong (unless `Prefer: example=…`
+// asked for an example). Every refusal says why in `sl-violations`, as Prism does.
 import http from 'node:http';
+import { createBoundary } from './boundary.mjs';
 import { isJsonType, jsonProblem, readBody } from './body.mjs';
 import { detailsOf, fromProblem, violation } from './errors.mjs';
-import { createCorsPolicy } from './cors.mjs';
 import { filterPageBody, readListFilter, withoutFilter } from './filter.mjs';
 import { checkPreferences } from './prefer.mjs';
 import { canonicalMultipart } from './multipart.mjs';
 import { allowedMethods } from './routes.mjs';
 
 const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100; // Prism's own cap for the header
-
 function violationsHeader(violations) {
   // A header value takes no characters outside Latin-1 (Node throws): escape all but ASCII.
   const value = JSON.stringify(violations).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -69,12 +71,13 @@ function malformedPart(rawPath, rawQuery, route) {
  * @param {number} options.maxDepth nesting levels of a JSON body
  * @param {(exchange: object) => void} options.onExchange told of every answer Prism gave
  * @param {(line: string) => void} options.log
- * @param {string[]} [options.corsOrigins] origins trusted for browser calls (see cors.mjs)
+ * @param {string[]} [options.corsOrigins] origins trusted for browser calls (the rules of `@cloudapi/spec/trust`)
+ * @param {string[]} [options.allowedHosts] Host names answered besides IP addresses and localhost (the rules of `@cloudapi/spec/trust`)
  * @param {ReturnType<typeof import('./faults.mjs').createFaultStage> | null} [options.faults] fault injection (faults.mjs)
  */
-export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, corsOrigins, faults = null }) {
-  const cors = createCorsPolicy(corsOrigins);
-  const corsHeaders = cors.headers;
+export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange, log, corsOrigins, allowedHosts, faults = null }) {
+  const boundary = createBoundary({ corsOrigins, allowedHosts, log });
+  const { corsHeaders } = boundary;
   function answer(req, res, status, errors, { violations = [], headers = {}, close = false } = {}) {
     if (res.headersSent) { res.destroy(); return; }
     const body = JSON.stringify({ errors });
@@ -90,18 +93,8 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
   }
 
   async function handle(req, res) {
-    const target = req.url;
-    if (!target.startsWith('/')) {
-      answer(req, res, 400, [{ reason: 'The request target must be a path, such as /v4/regions.' }], { violations: [violation(['request', 'path'], 'MALFORMED_URL', target)] });
-      return;
-    }
-    const preflight = cors.preflight(req);
-    if (preflight) {
-      if (preflight.reason) answer(req, res, preflight.status, [{ reason: preflight.reason }], { headers: preflight.headers });
-      else { res.writeHead(preflight.status, { ...preflight.headers, 'content-length': '0' }); res.end(); }
-      req.resume();
-      return;
-    }
+    if (boundary.stops(req, res, answer)) return;
+    const target = req.url; // a path from here on
     const q = target.indexOf('?');
     const rawPath = q < 0 ? target : target.slice(0, q);
     const rawQuery = q < 0 ? '' : target.slice(q + 1);
@@ -239,8 +232,7 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     const text = exchange.listFilter && status === 200 && result.body !== undefined ? filterPageBody(result.body, exchange.listFilter) : result.body;
     const body = text === undefined ? undefined : Buffer.from(text);
     res.writeHead(status, {
-      ...corsHeaders(req),
-      ...result.headers,
+      ...boundary.underOwnCors(req, result.headers),
       // In front of an implementation its answers pass as they came (the proxy tells violations
       // on its own output), so a client or the contract kit sees the implementation, not Prism.
       ...(violations.length && mode === 'mock' ? { 'sl-violations': violationsHeader(violations) } : {}),
@@ -258,17 +250,18 @@ export function createFrontServer({ mode, current, maxBody, maxDepth, onExchange
     return [...named, ...fields.map((field) => ({ field, reason: 'This field is not allowed together with the other fields sent (a rule of this operation; its description says when).' }))];
   }
 
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+  // Node would answer a request without Host itself, with an empty 400: the Host rule answers it.
+  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
     handle(req, res).catch((error) => {
-      log(`✖ the mock's front layer failed on ${req.method} ${req.url}: ${error.stack || error.message}`);
-      answer(req, res, 500, [{ reason: `The mock failed on this request: ${error.message}` }]);
+      log(`✖ the mock's front layer failed on ${req.method} ${String(req.url).slice(0, 200)}: ${error.stack || error.message}`);
+      try {
+        answer(req, res, 500, [{ reason: `The mock failed on this request: ${error.message}` }]);
+      } catch {
+        res.destroy();
+      }
     });
   });
-  // Requests Node's parser refuses (bad request line, bad headers) still get an ErrorResponse.
-  server.on('clientError', (error, socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') { socket.destroy(); return; }
-    const body = JSON.stringify({ errors: [{ reason: `The request is not valid HTTP: ${error.code || error.message}.` }] });
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
+  // Requests Node's parser refuses (bad request line, bad headers) and CONNECT still get an ErrorResponse.
+  boundary.guard(server);
   return server;
 }

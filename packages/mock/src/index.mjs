@@ -16,9 +16,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watch as watchFile } from 'chokidar';
 import { DEFAULT_MAX_BODY } from './body.mjs';
-import { checkCorsOrigins } from './cors.mjs';
 import { basePathOf, loadBundle } from '@cloudapi/spec/bundle';
 import { parseFaults } from '@cloudapi/spec/faults';
+import { parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
 import { operations as walkOperations } from '@cloudapi/spec/walk';
 import { NO_COUNTS, addCounts } from './verdict.mjs';
 
@@ -96,14 +96,17 @@ function unavailable(socket, reason) {
  * @param {string} [options.document] another mock document (see `deriveMockDocument` in `@cloudapi/mock/derive`).
  * @param {number} [options.maxRestarts] exits within `restartWindowMs` before the mock gives up (5 in 60 s).
  * @param {number} [options.restartWindowMs] the window `maxRestarts` counts exits in (60 s).
- * @param {string[]} [options.corsOrigins] origins whose pages may call the mock (CORS); default the docs' own (cors.mjs)
+ * @param {string | string[]} [options.corsOrigins] origins whose pages may call the mock (CORS; none by default; `npm start` adds
+ *   the docs' own); `*` for any, never with credentials (the rules of `@cloudapi/spec/trust`)
+ * @param {string | string[]} [options.allowedHosts] ALLOWED_HOSTS: Host names answered besides IP addresses, localhost and
+ *   names under .localhost (the rules of `@cloudapi/spec/trust`)
  * @param {boolean} [options.anchor] also serve Prism's own HTTP server, without the front layer, at `prismUrl` (benchmarks).
  * @param {string} [options.faults] FAULTS: seeded latency, 429, 503 and cut connections (see @cloudapi/spec/faults).
  */
 export async function startMock({
   port = 4010, host = '127.0.0.1', dynamic = false, seed, proxy, errors = false, maxBody = DEFAULT_MAX_BODY, maxDepth = DEFAULT_MAX_DEPTH,
   watch = true, standby = false, log = (line) => process.stderr.write(`${line}\n`), timeoutMs = 30_000, document = mockDocumentPath,
-  maxRestarts = 5, restartWindowMs = 60_000, anchor = false, corsOrigins = [], faults,
+  maxRestarts = 5, restartWindowMs = 60_000, anchor = false, corsOrigins = [], allowedHosts = [], faults,
 } = {}) {
   checkDocument(document);
   const bundle = loadBundle();
@@ -112,7 +115,7 @@ export async function startMock({
   parseFaults(faults, { operations: [...walkOperations(bundle)].map((op) => op.operation.operationId) });
   const mode = proxy ? 'proxy' : 'mock';
   const workerOptions = {
-    document, dynamic, seed, maxBody, maxDepth, anchor, corsOrigins: checkCorsOrigins(corsOrigins), faults,
+    document, dynamic, seed, maxBody, maxDepth, anchor, corsOrigins: parseCorsOrigins(corsOrigins), allowedHosts: parseAllowedHosts(allowedHosts), faults,
     errors: prismErrors({ dynamic, proxy, errors }),
     upstream: proxy ? upstreamOf(proxy, basePath) : undefined,
   };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import * as registeredAreas from './areas/index.js';
+import { areaRoutes } from './areas/routes.js';
 import type { Area } from './core/area.js';
 import { defaultToken, loadTokensFile, TokenTable } from './core/auth.js';
 import { loadCatalogue } from './core/catalogue.js';
@@ -13,11 +14,12 @@ import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
 import type { RunningServer as PublicRunningServer, ServerOptions as PublicServerOptions } from './options.js';
-import { normalizeCorsOrigins } from './core/http/cors.js';
 import { parseFaults } from '@cloudapi/spec/faults';
+import { parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
+import { namesIn, secureDataDir, secureFiles, sqliteFiles, tokensFileWarning } from './core/data-files.js';
 import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
-import { describeBundleFile } from './core/spec.js';
+import { describeBundleFile } from './core/spec-file.js';
 import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
 import type { Store } from './core/store/db.js';
@@ -78,18 +80,55 @@ const fail = (message: string): never => {
   throw new StartupError(message);
 };
 
+/**
+ * The tokens the server takes: TOKENS_FILE's (warned about when others can read it), or one
+ * full-access token it makes and keeps in DATA_DIR. DATA_DIR, which also holds the SQLite files,
+ * is made 0700 and the token 0600; `notices` gets what was narrowed or is warned about.
+ */
+function loadTokens(options: ServerOptions, spec: ApiSpec, dataDir: string, notices: string[]): { tokens: TokenTable; generated: { token: string; file: string } | null } {
+  if (!options.tokensFile || !options.databaseUrl) notices.push(...secureDataDir(dataDir));
+  if (options.tokensFile) {
+    const file = path.resolve(options.tokensFile);
+    const tokens = loadTokensFile(file, spec);
+    const warning = tokensFileWarning(file);
+    if (warning) notices.push(warning);
+    return { tokens, generated: null };
+  }
+  notices.push(...secureFiles([path.join(dataDir, 'token')]));
+  const generated = defaultToken(dataDir);
+  const tokens = new TokenTable();
+  tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
+  return { tokens, generated };
+}
+
+/** The store, its SQLite files 0600 (`notices` tells those found wider, not those this start made). */
+async function openSecuredStore(options: ServerOptions, dataDir: string, notices: string[]): Promise<Store> {
+  const found = namesIn(dataDir);
+  const store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+  try {
+    if (store.engine === 'sqlite') notices.push(...secureFiles(sqliteFiles(store.location), (file) => found.has(path.basename(file))));
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? 4020;
   if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
     return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
   }
   const host = options.host ?? '127.0.0.1';
+  let trust: { corsOrigins: string[]; allowedHosts: string[] };
   try {
-    normalizeCorsOrigins(options.corsOrigins ?? []);
+    trust = { corsOrigins: parseCorsOrigins(options.corsOrigins ?? []), allowedHosts: parseAllowedHosts(options.allowedHosts ?? []) };
   } catch (error) {
     return fail((error as Error).message);
   }
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  // What the start changed or warns about (file modes), told by the bin and `npm start`.
+  const notices: string[] = [];
 
   let spec: ApiSpec;
   try {
@@ -112,22 +151,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   })();
 
   let tokens: TokenTable;
-  let generated: { token: string; file: string } | null = null;
+  let generated: { token: string; file: string } | null;
   try {
-    if (options.tokensFile) {
-      tokens = loadTokensFile(path.resolve(options.tokensFile), spec);
-    } else {
-      generated = defaultToken(dataDir);
-      tokens = new TokenTable();
-      tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
-    }
+    ({ tokens, generated } = loadTokens(options, spec, dataDir, notices));
   } catch (error) {
     return fail((error as Error).message);
   }
 
   let store: Store;
   try {
-    store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+    store = await openSecuredStore(options, dataDir, notices);
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -161,9 +194,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sandbox,
     logLevel: options.logLevel ?? 'info',
     logStream: options.logStream,
-    corsOrigins: options.corsOrigins,
+    ...trust,
     traffic,
-    extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
+    extraRoutes: registry.areas.flatMap((a) => {
+      const routes = a.routes ?? areaRoutes[a.name];
+      return routes ? [(instance: FastifyInstance) => routes(instance, deps)] : [];
+    }),
   });
 
   try {
@@ -190,6 +226,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port: actualPort,
     token: generated?.token ?? null,
     tokenFile: generated?.file ?? null,
+    notices,
     store,
     spec,
     app,

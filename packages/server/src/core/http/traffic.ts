@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createFaultInjector, describeFault, faultBody, faultHeaders, FAULT_HEADER } from '@cloudapi/spec/faults';
 import type { parseFaults } from '@cloudapi/spec/faults';
+import { bearerToken } from '../auth.js';
 import type { OperationSpec } from '../spec.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { RateLimitSetting } from './rate-limit.js';
@@ -14,6 +15,9 @@ export interface TrafficOptions {
   faults?: ReturnType<typeof parseFaults>;
   rateLimit?: RateLimitSetting | null;
 }
+
+/** Whether the server knows a bearer token (the rate limit keys only known tokens by token). */
+export type KnownToken = (token: string) => boolean;
 
 type Decision = NonNullable<ReturnType<ReturnType<typeof createFaultInjector>['decide']>>;
 
@@ -35,9 +39,10 @@ function injectFault(reply: FastifyReply, decision: Decision): void {
 
 /**
  * Adds the traffic controls to `app`. `operationOf` finds the operation a routed request
- * addresses (null for routes outside the bundle's operations, such as /health).
+ * addresses (null for routes outside the bundle's operations, such as /health); `known` says
+ * whether a token is one of the server's.
  */
-export function registerTrafficControls(app: FastifyInstance, options: TrafficOptions, operationOf: (request: FastifyRequest) => OperationSpec | null): void {
+export function registerTrafficControls(app: FastifyInstance, options: TrafficOptions, operationOf: (request: FastifyRequest) => OperationSpec | null, known: KnownToken): void {
   const faults = options.faults ? createFaultInjector(options.faults) : null;
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
   if (!faults && !limiter) return;
@@ -54,7 +59,9 @@ export function registerTrafficControls(app: FastifyInstance, options: TrafficOp
       if (decision?.fault) return injectFault(reply, decision);
       if (decision) reply.header(FAULT_HEADER, faultHeaders(decision)[FAULT_HEADER]);
       if (limiter) {
-        const key = limiter.keyOf(op.access === 'public' ? undefined : request.headers.authorization, request.ip);
+        const bearer = op.access === 'public' ? null : bearerToken(request.headers.authorization);
+        const token = bearer && 'token' in bearer && known(bearer.token) ? bearer.token : null;
+        const key = limiter.keyOf(token, request.ip);
         const verdict = limiter.take(key);
         reply.headers(verdict.headers);
         if (!verdict.allowed) {
