@@ -21,7 +21,7 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'packages/mock/src/front.mjs › createFrontServer': 190,
   'packages/client/src/client.ts › createClient': 172,
   'spec/lib/sources.mjs › createSourceIndex': 164,
-  'packages/server/src/server.ts › startServer': 130,
+  'packages/server/src/server.ts › startServer': 133,
 };
 
 /** Import circles today, each as its files (any order), to be undone (issue 38: areas meet through services). */

@@ -4,15 +4,14 @@
 import { transferTarget, transferZone } from '../areas/domains/axfr.js';
 import { startZoneServer } from './nameserver.js';
 import { heldByOtherAccount } from './sandbox.js';
-import type { Sandbox } from './sandbox.js';
+import type { NameServerAddress, Sandbox } from './sandbox.js';
 import { hostKey, loadSandboxWorld } from './world.js';
 import type { SandboxWorld } from './world.js';
 
 export type { Sandbox } from './sandbox.js';
 
 export interface RunningSandbox extends Sandbox {
-  /** Where zone transfers from `nameserver` go when it is a name server of the sandbox world. */
-  nameServerAddress(nameserver: string): { host: string; port: number } | undefined;
+  nameServerAddress: NameServerAddress;
   world: SandboxWorld;
   /** The port of the sandbox's name server on 127.0.0.1. */
   dnsPort: number;

@@ -6,6 +6,9 @@ import type { Answer } from 'dns-packet';
 import { bucketKey, hostKey, loadSandboxWorld } from './world.js';
 import type { SandboxWorld } from './world.js';
 
+/** Where zone transfers from `nameserver` go when it is a name server of the sandbox world. */
+export type NameServerAddress = (nameserver: string) => { host: string; port: number } | undefined;
+
 /** A zone transfer that failed: the name server could not be reached, refused, or broke off. */
 export class TransferError extends Error {}
 

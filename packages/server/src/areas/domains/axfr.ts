@@ -8,7 +8,7 @@ import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket } from 'dns-packet';
 import { TransferError } from '../../sandbox/sandbox.js';
-import type { RunningSandbox } from '../../sandbox/index.js';
+import type { NameServerAddress } from '../../sandbox/sandbox.js';
 
 export { TransferError };
 
@@ -42,7 +42,7 @@ export interface TransferTarget {
 }
 
 /** Where a transfer from `nameserver` connects: the sandbox's name server, or the name server itself. */
-export function transferTarget(nameserver: string, sandbox: Pick<RunningSandbox, 'nameServerAddress'>, env: NodeJS.ProcessEnv = process.env): TransferTarget {
+export function transferTarget(nameserver: string, sandbox: { nameServerAddress: NameServerAddress }, env: NodeJS.ProcessEnv = process.env): TransferTarget {
   return sandbox.nameServerAddress(nameserver) ?? { host: axfrAddress(nameserver, env), port: axfrPort(env) };
 }
 
