@@ -5,6 +5,7 @@
 // leaves (`oneOf` with a null branch, `type: 'null'`, the role names of the bearer scheme) and
 // removes what 3.0 cannot say, counting each loss so the build can list them.
 import { Converter } from '@apiture/openapi-down-convert';
+import { FILTER_SCHEMAS } from './filters.mjs';
 import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
 import { subschemas, walkSchema } from './schema-walk.mjs';
 
@@ -32,6 +33,7 @@ export const LOSS_MEANING = {
   unevaluatedProperties: 'closed bodies that combine schemas with allOf',
   patternProperties: 'property names by pattern',
   contentMediaType: 'the media type of a file part',
+  contentSchema: 'the structure of the X-Filter header\'s JSON (its per-list schemas in components.x-filter-schemas go too): the header is a string, its language told in its description',
   'security roles': 'the scopes listed under personalAccessToken (3.0 allows scopes only for OAuth; the oauth requirement keeps them)',
   'null type': 'a schema that allows only null (a field that is absent or null) becomes `enum: [null]` with `nullable` and the type the property has elsewhere',
   'info.summary': 'the one-line summary of the API (its description stays)',
@@ -183,6 +185,8 @@ export function downConvert(bundle) {
 
   forEachSchema(converted, visit);
   dropUnusedSchemas(converted, lose);
+  // Only the X-Filter's contentSchema, gone above, pointed at the generated filter schemas.
+  delete converted.components[FILTER_SCHEMAS];
 
   // 3.0: only OAuth (and OpenID Connect) requirements list scopes.
   const oauthSchemes = new Set(Object.entries(converted.components.securitySchemes || {}).filter(([, s]) => s.type === 'oauth2' || s.type === 'openIdConnect').map(([n]) => n));

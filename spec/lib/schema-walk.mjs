@@ -3,6 +3,7 @@
 // (the request and response views, the docs' filterable marks, the contract kit's field lists,
 // the style guide's rules, the breaking-change engine, the 3.0 edition, the mock's generator)
 // goes through here, so a keyword the table knows is known everywhere.
+import { escapeToken } from './json-pointer.mjs';
 
 /**
  * A schema as the bundle holds it: an object, or a boolean schema (`true`, `false`).
@@ -15,8 +16,9 @@
  */
 /**
  * One subschema of a schema, where it sits: `keyword`, and `key` (a property name, a pattern, a
- * `$defs` name or an array index) unless the keyword holds a single schema.
- * @typedef {{ keyword: string, key?: string | number, schema: Schema }} Subschema
+ * `$defs` name or an array index) unless the keyword holds a single schema; `pointer`, its JSON
+ * pointer, when the schema's own was given.
+ * @typedef {{ keyword: string, key?: string | number, schema: Schema, pointer?: string }} Subschema
  */
 /**
  * Where the walk stands: the path of keywords and keys from the root (`['properties', 'tags',
@@ -72,23 +74,28 @@ const isSchema = (value) => typeof value === 'boolean' || isObject(value);
 
 /**
  * The direct subschemas of a schema, in keyword order (only the `keywords` given, all by
- * default). Booleans and non-schemas have none.
+ * default). Booleans and non-schemas have none. Given the schema's JSON pointer (`at`), each
+ * subschema comes with its own (`#/…/allOf/0`, `#/…/properties/a~1b`), for a validator that
+ * addresses schemas by pointer.
  * @param {unknown} schema
  * @param {Iterable<string>} [keywords]
+ * @param {string} [at]
  * @returns {Generator<Subschema>}
  */
-export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS)) {
+export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS), at) {
   if (!isObject(schema)) return;
+  /** @param {string} keyword @param {string | number} [key] */
+  const where = (keyword, key) => (at === undefined ? {} : { pointer: `${at}/${escapeToken(keyword)}${key === undefined ? '' : `/${escapeToken(key)}`}` });
   for (const keyword of keywords) {
     const shape = SUBSCHEMA_KEYWORDS[keyword];
     const value = schema[keyword];
     if (value === undefined || !shape) continue;
     if (shape === 'single') {
-      if (isSchema(value)) yield { keyword, schema: value };
+      if (isSchema(value)) yield { keyword, schema: value, ...where(keyword) };
     } else if (shape === 'list') {
-      if (Array.isArray(value)) for (const [key, sub] of value.entries()) if (isSchema(sub)) yield { keyword, key, schema: sub };
+      if (Array.isArray(value)) for (const [key, sub] of value.entries()) if (isSchema(sub)) yield { keyword, key, schema: sub, ...where(keyword, key) };
     } else if (isObject(value)) {
-      for (const [key, sub] of Object.entries(value)) if (isSchema(sub)) yield { keyword, key, schema: sub };
+      for (const [key, sub] of Object.entries(value)) if (isSchema(sub)) yield { keyword, key, schema: sub, ...where(keyword, key) };
     }
   }
 }

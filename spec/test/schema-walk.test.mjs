@@ -52,6 +52,14 @@ describe('the schema walker', () => {
     expect([...subschemas(true)]).toEqual([]);
   });
 
+  it('gives each subschema its JSON pointer when the schema\'s own is given, escaping keys', () => {
+    const schema = { properties: { 'a/b': { title: 'slash' }, 'c~d': { title: 'tilde' } }, allOf: [{ title: 'first' }], not: { title: 'not' } };
+    expect([...subschemas(schema, ['properties', 'allOf', 'not'], '#/components/schemas/X')].map((s) => s.pointer)).toEqual([
+      '#/components/schemas/X/properties/a~1b', '#/components/schemas/X/properties/c~0d', '#/components/schemas/X/allOf/0', '#/components/schemas/X/not',
+    ]);
+    expect([...subschemas(schema, ['not'])][0]).not.toHaveProperty('pointer');
+  });
+
   it('visits every schema once, depth first, with its path, and stops below a visit that answers false', () => {
     const shared = { type: 'string' };
     const root = { ...everyKeyword, allOf: [{ properties: { deep: { items: shared } } }], anyOf: [shared] };

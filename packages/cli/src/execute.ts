@@ -13,6 +13,8 @@ import { checkUploadFile, sendUpload, UploadError } from './upload.js';
 export interface RunOptions { json?: boolean; format?: string; all?: boolean; debug?: boolean; profile?: string; uploadFile?: string }
 
 type AnyCall = (path: string, init: object) => Promise<{ data?: unknown; error?: ApiError }>;
+/** `client.listAll` for a path known only at run time (the command table's). */
+type AnyList = (path: string, init: object) => Promise<unknown[]>;
 
 export async function execute(spec: CommandSpec, given: Given, options: RunOptions, io: Io, table: Pick<CommandTable, 'version' | 'baseUrl' | 'writeOnly'>): Promise<number> {
   const planned = await planRequest(spec, given, io);
@@ -26,11 +28,11 @@ export async function execute(spec: CommandSpec, given: Given, options: RunOptio
   const init = {
     params: { path: planned.path, query: planned.query },
     ...(planned.body !== undefined ? { body: planned.body } : {}),
-    ...(planned.filter ? { headers: { 'X-Filter': planned.filter } } : {}),
+    ...(planned.filter ? { filter: planned.filter } : {}),
   };
   try {
     if (spec.list && options.all) {
-      const items = await client.listAll(spec.path as never, init as never);
+      const items = await (client.listAll as unknown as AnyList)(spec.path, init);
       io.stdout(render(items, items, spec.columns, options));
       return EXIT.done;
     }

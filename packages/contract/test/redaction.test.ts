@@ -12,8 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractResult } from '../src/index.js';
-import { tokenNames, tokenRedactor } from '../src/redaction.js';
-import { readTokensFile } from '../src/tokens.js';
+import { tokenNames, tokenRedactor } from '../src/run/redaction.js';
+import { readTokensFile } from '../src/model/tokens.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../bin/cloudapi-contract.mjs');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import * as registeredAreas from './areas/index.js';
+import { areaRoutes } from './areas/routes.js';
 import type { Area } from './core/area.js';
 import { defaultToken, loadTokensFile, TokenTable } from './core/auth.js';
 import { loadCatalogue } from './core/catalogue.js';
@@ -18,7 +19,7 @@ import { parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
 import { namesIn, secureDataDir, secureFiles, sqliteFiles, tokensFileWarning } from './core/data-files.js';
 import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
-import { describeBundleFile } from './core/spec.js';
+import { describeBundleFile } from './core/spec-file.js';
 import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
 import type { Store } from './core/store/db.js';
@@ -222,7 +223,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logStream: options.logStream,
     ...trust,
     traffic,
-    extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
+    extraRoutes: registry.areas.flatMap((a) => {
+      const routes = a.routes ?? areaRoutes[a.name];
+      return routes ? [(instance: FastifyInstance) => routes(instance, deps)] : [];
+    }),
   });
   const { url, port: boundPort } = await listen(app, port, host, [sandbox, store]);
   let closing: Promise<void> | null = null;

@@ -1,6 +1,7 @@
 // A list whose items mark fields `x-filterable` takes the shared X-Filter header (whose schema the
 // bundle step fills from those marks), and a list without marks does not: the header and the marks
-// stay in step. The header is JSON, so it is described with `content`, not `schema`.
+// stay in step. The header is JSON in a string: `schema: {type: string}` (what generators expect of
+// a header) with the JSON's structure in `contentMediaType`/`contentSchema`, not `content`.
 //
 // Runs unresolved (`resolved: false`): a mark sits beside a `$ref` (`{$ref: Timestamp.yaml,
 // x-filterable: true}`), and resolving drops the siblings of a `$ref`. So it reads the bundle,
@@ -31,6 +32,8 @@ function properties(root, node) {
     },
   });
 }
+
+const isJsonInString = (schema) => Boolean(schema) && schema.type === 'string' && schema.contentMediaType === 'application/json' && Boolean(schema.contentSchema);
 
 export default function filterHeader(operation, options, context) {
   try {
@@ -70,7 +73,9 @@ function check(operation, context) {
   const problems = [];
   for (const p of params) {
     if (p.name !== HEADER) problems.push({ message: `The filter header is spelt "${HEADER}": use the shared components/parameters/common/XFilter.yaml.`, path: at });
-    if (!p.content || !p.content['application/json']) problems.push({ message: 'X-Filter is JSON: describe it with "content: application/json" (the shared components/parameters/common/XFilter.yaml does).', path: at });
+    if (p.content || !isJsonInString(p.schema)) {
+      problems.push({ message: 'X-Filter is JSON in a string header: describe it with "schema: {type: string, contentMediaType: application/json, contentSchema: ...}", not "content" (the shared components/parameters/common/XFilter.yaml does).', path: at });
+    }
   }
   if (params.length && !(operation.responses || {})['400']) problems.push({ message: 'A list that takes X-Filter answers a bad filter with 400: add the shared BadRequest response.', path: [...context.path, 'responses'] });
   return problems;

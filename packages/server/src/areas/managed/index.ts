@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { InstanceSummary } from '../../core/services.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
 import type { Db, Trx } from '../../core/store/db.js';
-import { pageBounds, paginate } from '../../core/store/pagination.js';
+import { pageBounds, pageCount, paginate } from '../../core/store/pagination.js';
 import { specOf } from '../../core/spec.js';
 import { migrations } from './migrations.js';
 import {
@@ -212,7 +212,7 @@ export default defineArea({
       const ids = items.map((i) => i.id);
       const rows = ids.length ? await ctx.db.selectFrom('managed_compute_settings').selectAll().where('compute_id', 'in', ids).execute() : [];
       const byId = new Map(rows.map((r) => [r.compute_id, r]));
-      return { data: items.map((i) => toComputeSettings(i, byId.get(i.id))), page, pages: Math.ceil(total / size), results: total };
+      return { data: items.map((i) => toComputeSettings(i, byId.get(i.id))), page, pages: pageCount(total, size), results: total };
     },
 
     getManagedComputeSettings: async (ctx) => {

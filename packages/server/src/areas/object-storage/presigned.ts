@@ -10,62 +10,17 @@
 // (403 otherwise). PUT and POST write the body as the object (creating or replacing it; the
 // URL's maker is its owner, as the signer of an S3 pre-signed URL is), GET reads it, DELETE
 // removes it.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AreaDeps } from '../../core/area.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError, forbidden, notFound } from '../../core/errors.js';
-import type { Db, Trx } from '../../core/store/db.js';
 import { isForeignKeyViolation } from '../../core/store/constraints.js';
+import { MAX_OBJECT_BYTES, monthOf, OBJECT_URL_PATH, signature, signingSecret } from './signing.js';
+import type { Signed } from './signing.js';
 
-export const OBJECT_URL_PATH = '/object-storage-urls';
-/** The largest object a pre-signed URL takes (objects live in the database). */
-export const MAX_OBJECT_BYTES = 16 * 1024 * 1024;
-
-export type UrlMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
-
-interface Signed {
-  method: string;
-  cluster: string;
-  bucket: string;
-  name: string;
-  expires: number;
-  contentType?: string;
-  /** The token id of the user who made the URL. */
-  user: string;
-}
-
-const secrets = new WeakMap<object, string>();
-
-/** The signing secret of this database (made by the migration), read once per store. */
-async function signingSecret(db: Db | Trx): Promise<string> {
-  let secret = secrets.get(db);
-  if (secret === undefined) {
-    const row = await db.selectFrom('object_storage_secrets').select('value').where('name', '=', 'url_signing').executeTakeFirstOrThrow();
-    secret = row.value;
-    secrets.set(db, secret);
-  }
-  return secret;
-}
-
-function signature(secret: string, s: Signed): string {
-  // Fields joined by a newline, which none may hold unescaped: JSON keeps them apart.
-  return createHmac('sha256', secret).update(JSON.stringify([s.method, s.cluster, s.bucket, s.name, s.expires, s.contentType ?? null, s.user])).digest('hex');
-}
-
-/** The path and query of a URL allowing `method` on the object until `expiresIn` seconds from now. */
-export async function presignedPath(db: Db, clock: Clock, request: Omit<Signed, 'expires'> & { expiresIn: number }): Promise<string> {
-  const expires = Math.floor(clock.now() / 1000) + request.expiresIn;
-  const { expiresIn: _, ...rest } = request;
-  const signed: Signed = { ...rest, expires };
-  const query = new URLSearchParams({ expires: String(expires) });
-  if (request.contentType !== undefined) query.set('content_type', request.contentType);
-  query.set('user', request.user);
-  query.set('signature', signature(await signingSecret(db), signed));
-  // The name is one path segment (`/` escaped too): dot segments such as `a/../b` would be
-  // collapsed by clients before the request is sent, and the signature would no longer match.
-  return `${OBJECT_URL_PATH}/${encodeURIComponent(request.cluster)}/${encodeURIComponent(request.bucket)}/${encodeURIComponent(request.name)}?${query}`;
-}
+export { MAX_OBJECT_BYTES, monthOf, OBJECT_URL_PATH, presignedPath } from './signing.js';
+export type { UrlMethod } from './signing.js';
 
 const REFUSED = 'The signature does not match: this URL was changed, or is used with another method than it was made for';
 
@@ -146,9 +101,6 @@ export function downloadHeaders(name: string, contentType: string): Record<strin
     ...(INLINE_TYPES.has(essence) ? {} : { 'content-disposition': `attachment; filename*=UTF-8''${file}` }),
   };
 }
-
-/** The month transfer is counted in, `2026-11`. */
-export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Promise<void> {
   await app.register(async (scope) => {

@@ -1,64 +1,24 @@
-// The handler call: the area's business rules get the checked request and what they may use (the
-// store, the clock, the catalogue, the other areas' services, permission and grant checks); what
-// they return is written by the operation's success serializer, with its success status.
+// The handler call on the HTTP server: the area's business rules get their context
+// (core/dispatch/context.ts, as in the browser engine); what they return is written by the
+// operation's success serializer, with its success status.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HandlerContext, HandlerOptions, OperationId } from '../area.js';
-import { hasAccountGrant } from '../auth.js';
-import type { Catalogue } from '../catalogue.js';
-import type { Clock } from '../clock.js';
-import { forbidden } from '../errors.js';
-import { recordCreator, requirePermission } from '../permissions.js';
-import type { Services } from '../services.js';
+import type { HandlerOptions } from '../area.js';
+import { handlerContext } from '../dispatch/context.js';
+import type { HandlerDeps } from '../dispatch/context.js';
 import type { OperationSpec } from '../spec.js';
-import type { Store } from '../store/db.js';
-import type { Sandbox } from '../../sandbox/index.js';
 import type { Serializer } from './serialization.js';
 
-/** What every handler may use besides its request. */
-export interface HandlerDeps {
-  store: Store;
-  clock: Clock;
-  catalogue: Catalogue;
-  services: Services;
-  sandbox: Sandbox;
-}
-
-function contextOf(op: OperationSpec, request: FastifyRequest, reply: FastifyReply, deps: HandlerDeps): HandlerContext<OperationId> {
-  const { params, query, body } = request.checked!;
-  const { store } = deps;
-  const auth = request.auth;
-  return {
-    operation: op,
-    params: params as never,
-    query: query as never,
-    body: body as never,
-    auth,
-    store,
-    db: store.db,
-    write: (work) => store.write(work),
-    clock: deps.clock,
-    catalogue: deps.catalogue,
-    services: deps.services,
-    sandbox: deps.sandbox,
-    requirePermission: (db, entity, id, level) => requirePermission(db, auth, entity, id, level),
-    recordCreator: (trx, entity, id) => recordCreator(trx, auth, entity, id),
-    requireGrant: (grant) => {
-      if (!op.grants.includes(grant)) throw new Error(`${op.operationId} checks grant "${grant}", which its x-account-grants does not list`);
-      if (grant === 'unrestricted_user' ? auth?.restricted !== false : !auth || !hasAccountGrant(auth, grant)) {
-        throw forbidden(grant === 'unrestricted_user' ? `This request needs an unrestricted user; this token belongs to a restricted one` : `This user lacks the grant ${grant} that this request needs`);
-      }
-    },
-    absoluteUrl: (path) => `${request.protocol}://${request.host || `${request.socket.localAddress}:${request.socket.localPort}`}${path}`,
-    request,
-    reply,
-    log: request.log,
-  };
-}
+export type { HandlerDeps } from '../dispatch/context.js';
 
 /** The route handler of an operation: its definition's `handle`, answered with the success status and schema. */
 export function handleRequest(op: OperationSpec, definition: HandlerOptions<any>, successSerializer: Serializer | null, deps: HandlerDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await definition.handle(contextOf(op, request, reply, deps));
+    const result = await definition.handle(handlerContext(op, {
+      checked: request.checked!,
+      auth: request.auth,
+      request,
+      absoluteUrl: (path) => `${request.protocol}://${request.host || `${request.socket.localAddress}:${request.socket.localPort}`}${path}`,
+    }, deps));
     reply.code(op.success.status);
     if (!successSerializer) return reply.send();
     return reply.type('application/json').send(successSerializer(result));

@@ -5,7 +5,7 @@
 // connection or process) stay the same. PostgreSQL, shared by several server processes, counts
 // every time.
 import type { Kysely } from 'kysely';
-import { isPostgres } from './db.js';
+import { isPostgres } from './kind.js';
 import { runTemplate } from './prepared.js';
 import type { Template } from './prepared.js';
 

@@ -1,10 +1,12 @@
 // The store: one Kysely query layer over an embedded SQLite file (better-sqlite3, the default) or
 // a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
-import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
-import type { SelectQueryBuilder } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
 import type { Database as Tables } from './schema.js';
 import { openSqlite } from './sqlite.js';
+
+// Node-free, for the code the browser engine runs too (kind.ts); kept here for the server's callers.
+export { forUpdate, isPostgres } from './kind.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Tables>;
@@ -30,19 +32,6 @@ export interface StoreOptions {
   dataDir: string;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
-}
-
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/**
- * `SELECT … FOR UPDATE` on PostgreSQL: the rows stay locked until the transaction ends, so a
- * read-then-write (counting the last free slot) cannot race another process. SQLite write
- * transactions start with BEGIN IMMEDIATE and never interleave, so nothing is added there.
- */
-export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
-  return (isPostgres(db) ? query.forUpdate() : query) as Q;
 }
 
 /** A URL safe to print: the password replaced. */

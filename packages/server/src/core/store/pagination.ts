@@ -7,8 +7,8 @@ import { filterOf } from '../filtering/header.js';
 import type { ListFilter } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
 import { countRowsOnce } from './count.js';
-import { isPostgres } from './db.js';
-import { columnNames, rowMaker } from './sqlite.js';
+import { columnNames, rowMaker } from './immediate.js';
+import { isPostgres } from './kind.js';
 import { marker, runTemplate, templateOf } from './prepared.js';
 import type { Template } from './prepared.js';
 
@@ -25,6 +25,12 @@ export interface Page<T> {
 }
 
 const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * How many pages `results` items fill: at least one, since an empty list is one empty page, as
+ * the service answers (`page: 1, pages: 1, results: 0` in the recorded traffic; DECISIONS.md §8).
+ */
+export const pageCount = (results: number, size: number) => Math.max(1, Math.ceil(results / size));
 
 export function pageBounds(request: PageRequest): { page: number; size: number; offset: number } {
   const page = request.page ?? 1;
@@ -131,11 +137,11 @@ export async function paginate<Row, Out>(
   const { key, queries } = listQueriesOf(db, query, filterOf(request));
   const results = await countRowsOnce(db, queries.count, key);
   const rows = offset < results ? await pageRows(db, queries, size, offset) as Row[] : [];
-  return { data: await map(rows), page, pages: Math.ceil(results / size), results };
+  return { data: await map(rows), page, pages: pageCount(results, size), results };
 }
 
 /** The same page over a list held in memory (the read-only catalogues). */
 export function paginateList<T>(items: readonly T[], request: PageRequest): Page<T> {
   const { page, size, offset } = pageBounds(request);
-  return { data: items.slice(offset, offset + size), page, pages: Math.ceil(items.length / size), results: items.length };
+  return { data: items.slice(offset, offset + size), page, pages: pageCount(items.length, size), results: items.length };
 }

@@ -15,16 +15,15 @@
 // the query is compiled once per engine and number of arguments. On SQLite the statement runs at
 // once on the connection when it is free (no promise hops through Kysely's executor and
 // connection lock); otherwise, and on PostgreSQL, through Kysely.
-import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Compilable, InsertQueryBuilder, Kysely } from 'kysely';
-import { isPostgres } from './db.js';
-import { immediateRunner } from './sqlite.js';
-import type { ImmediateResult } from './sqlite.js';
+import { immediateRunner } from './immediate.js';
+import type { ImmediateResult } from './immediate.js';
+import { isPostgres } from './kind.js';
 
 // A value of the query (a list's X-Filter text, say) can never pass for a marker: they carry a
 // secret of this process.
-const MARKER_PREFIX = `\u0000prepared-argument-${randomUUID()}-`;
+const MARKER_PREFIX = `\u0000prepared-argument-${globalThis.crypto.randomUUID()}-`;
 /** The stand-in for argument `i` while a template is compiled. */
 export const marker = (i: number) => `${MARKER_PREFIX}${i}\u0000`;
 
