@@ -42,8 +42,9 @@ export function writeSplitSpec(dir) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), stringify(value));
   }
-  // The style guide's functions import the spec's schema walker (lib/schema-walk.mjs) relatively.
-  for (const part of ['redocly.yaml', '.spectral.yaml', 'style', 'lib/schema-walk.mjs']) cpSync(path.join(specDir, part), path.join(dir, part), { recursive: true });
+  // The style guide's functions import the spec's shared modules (lib/schema-walk.mjs,
+  // lib/json-pointer.mjs) relatively, as the published package ships them beside style/.
+  for (const part of ['redocly.yaml', '.spectral.yaml', 'style', 'lib']) cpSync(path.join(specDir, part), path.join(dir, part), { recursive: true });
   const git = (...args) => execFileSync('git', ['-C', dir, ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');

@@ -7,7 +7,7 @@ import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
-import { forUpdate } from '../../core/store/db.js';
+import { forUpdate } from '../../core/store/kind.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { setTags, untagObject } from '../../core/tagging.js';

@@ -6,11 +6,11 @@ import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
-import { forUpdate } from '../../core/store/db.js';
+import { forUpdate } from '../../core/store/kind.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { setTags, tagLabels, untagObject } from '../../core/tagging.js';
-import { transferTarget, transferZone, TransferError } from './axfr.js';
+import { TransferError } from '../../sandbox/sandbox.js';
 import { importedZone } from './import.js';
 import { migrations } from './migrations.js';
 import { checkAmongOthers, checkComplete, mergedRecord, recordValues, roundDomainTiming } from './records.js';
@@ -140,7 +140,7 @@ export default defineArea({
       if (await ctx.db.selectFrom('domains').select('id').where('domain', '=', domain).executeTakeFirst()) throw hostedAlready(domain);
       let zone;
       try {
-        zone = importedZone(await transferZone(nameserver, transferTarget(nameserver, ctx.sandbox), domain), domain, nameserver, ctx.operation);
+        zone = importedZone(await ctx.sandbox.transferZone(nameserver, domain), domain, nameserver, ctx.operation);
       } catch (error) {
         if (error instanceof TransferError) throw badRequest(`The zone transfer (AXFR) of ${domain} failed: ${error.message}`, 'remote_nameserver');
         throw error;

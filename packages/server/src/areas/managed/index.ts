@@ -9,7 +9,8 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { InstanceSummary } from '../../core/services.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
 import type { Db, Trx } from '../../core/store/db.js';
-import { pageBounds, paginate } from '../../core/store/pagination.js';
+import { pageBounds, pageCount, paginate } from '../../core/store/pagination.js';
+import { specOf } from '../../core/spec.js';
 import { migrations } from './migrations.js';
 import {
   hashSecret, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
@@ -170,13 +171,13 @@ export default defineArea({
       return { ssh_key: row.ssh_key };
     },
 
-    listManagedIssues: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue))),
+    listManagedIssues: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map((row) => toIssue(row, specOf(ctx.operation).basePath)))),
 
     getManagedIssue: async (ctx) => {
       const { issueId } = ctx.params;
       const row = await ctx.db.selectFrom('managed_issues').selectAll().where('id', '=', issueId).executeTakeFirst();
       if (!row) throw notFound(`Managed issue ${issueId} does not exist`);
-      return toIssue(row);
+      return toIssue(row, specOf(ctx.operation).basePath);
     },
 
     listManagedServices: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now()))),
@@ -211,7 +212,7 @@ export default defineArea({
       const ids = items.map((i) => i.id);
       const rows = ids.length ? await ctx.db.selectFrom('managed_compute_settings').selectAll().where('compute_id', 'in', ids).execute() : [];
       const byId = new Map(rows.map((r) => [r.compute_id, r]));
-      return { data: items.map((i) => toComputeSettings(i, byId.get(i.id))), page, pages: Math.ceil(total / size), results: total };
+      return { data: items.map((i) => toComputeSettings(i, byId.get(i.id))), page, pages: pageCount(total, size), results: total };
     },
 
     getManagedComputeSettings: async (ctx) => {

@@ -9,7 +9,8 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { recordManagedIssue } from '../managed/store.js';
-import { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension, registerAttachmentParser, uploadedFile } from './attachments.js';
+import { uploadedFile } from '../../core/uploads.js';
+import { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension } from './files.js';
 import { ticketEntity } from './entities.js';
 import { migrations, OPEN_FIRST } from './migrations.js';
 import { avatarOf, toReply, toTickets } from './store.js';
@@ -39,7 +40,6 @@ export default defineArea({
   name: 'support',
   tags: ['Support'],
   migrations,
-  routes: registerAttachmentParser,
   handlers: defineHandlers({
     // Open tickets (`new` and `open`) first, then closed ones; newest first within each.
     listSupportTickets: cachedPages(async (ctx) => paginate(

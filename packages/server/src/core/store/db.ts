@@ -1,13 +1,15 @@
 // The store: one Kysely query layer over an embedded SQLite file (better-sqlite3, the default) or
 // a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
-import { Kysely, PostgresAdapter } from 'kysely';
-import type { SelectQueryBuilder } from 'kysely';
+import { Kysely } from 'kysely';
 import { PageCache } from './page-cache.js';
 import type { PageCacheBounds } from './page-cache.js';
 import { openPostgres } from './postgres.js';
 import type { Database as Tables } from './schema.js';
 import { openSqlite } from './sqlite.js';
 import { dataVersionReader } from './version.js';
+
+// Node-free, for the code the browser engine runs too (kind.ts); kept here for the server's callers.
+export { forUpdate, isPostgres } from './kind.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Tables>;
@@ -45,18 +47,6 @@ function pageCacheOf(db: Db, bounds: StoreOptions['pageCache']): PageCache | und
   return version && bounds !== false ? new PageCache(version, bounds) : undefined;
 }
 
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/**
- * `SELECT … FOR UPDATE` on PostgreSQL: the rows stay locked until the transaction ends, so a
- * read-then-write (counting the last free slot) cannot race another process. SQLite write
- * transactions start with BEGIN IMMEDIATE and never interleave, so nothing is added there.
- */
-export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
-  return (isPostgres(db) ? query.forUpdate() : query) as Q;
-}
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {

@@ -7,9 +7,9 @@ import { filterOf } from '../filtering/header.js';
 import type { ListFilter } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
 import { countRowsOnce } from './count.js';
-import { isPostgres } from './db.js';
+import { columnNames, rowMaker } from './immediate.js';
+import { isPostgres } from './kind.js';
 import { STATE_TIMES } from './page-cache.js';
-import { columnNames, rowMaker } from './sqlite.js';
 import { marker, runTemplate, templateOf } from './prepared.js';
 import type { Template } from './prepared.js';
 
@@ -28,6 +28,12 @@ export interface Page<T> {
 }
 
 const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * How many pages `results` items fill: at least one, since an empty list is one empty page, as
+ * the service answers (`page: 1, pages: 1, results: 0` in the recorded traffic; DECISIONS.md §8).
+ */
+export const pageCount = (results: number, size: number) => Math.max(1, Math.ceil(results / size));
 
 export function pageBounds(request: PageRequest): { page: number; size: number; offset: number } {
   const page = request.page ?? 1;
@@ -134,7 +140,7 @@ export async function paginate<Row, Out>(
   const { key, queries } = listQueriesOf(db, query, filterOf(request));
   const results = await countRowsOnce(db, queries.count, key);
   const rows = offset < results ? await pageRows(db, queries, size, offset) as Row[] : [];
-  const shown: Page<Out> = { data: await map(rows), page, pages: Math.ceil(results / size), results };
+  const shown: Page<Out> = { data: await map(rows), page, pages: pageCount(results, size), results };
   // Not enumerable: it is about the page, not in it.
   return Object.defineProperty(shown, STATE_TIMES, { value: stateTimes(rows) });
 }
@@ -151,5 +157,5 @@ function stateTimes(rows: readonly unknown[]): number[] {
 /** The same page over a list held in memory (the read-only catalogues). */
 export function paginateList<T>(items: readonly T[], request: PageRequest): Page<T> {
   const { page, size, offset } = pageBounds(request);
-  return { data: items.slice(offset, offset + size), page, pages: Math.ceil(items.length / size), results: items.length };
+  return { data: items.slice(offset, offset + size), page, pages: pageCount(items.length, size), results: items.length };
 }

@@ -10,10 +10,10 @@
 // never waits behind a scan. Transactions run on the pool through Kysely, as before.
 import { createHash } from 'node:crypto';
 import type { Client, Pool, QueryConfig, QueryResult } from 'pg';
-import type { ImmediateResult } from './sqlite.js';
+import type { ImmediateResult, PostgresRunner } from './immediate.js';
 
 /** Runs compiled SQL outside any transaction; `long`: a read that may take long (the pool's). */
-export type PostgresRunner = (sql: string, parameters: readonly unknown[], long?: boolean) => Promise<ImmediateResult>;
+export type { PostgresRunner } from './immediate.js';
 
 /**
  * Distinct SQL texts run as named statements, per store. Each connection prepares a text the

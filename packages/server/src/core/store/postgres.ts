@@ -3,20 +3,13 @@
 // (postgres-reads.ts).
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
+import { postgresRunners } from './immediate.js';
 import { PIPELINED_CONNECTIONS, pipelinedConnections, postgresReads } from './postgres-reads.js';
-import type { PostgresRunner } from './postgres-reads.js';
 import type { Database as Tables } from './schema.js';
 import { registerDataVersion, sharedReads } from './version.js';
 
 type Db = Kysely<Tables>;
 
-// The stores' own Kysely instances (not their transactions): how to run SQL outside a transaction.
-const runners = new WeakMap<Kysely<any>, PostgresRunner>();
-
-/** How to run compiled SQL on `db` at once, or null when `db` is not a PostgreSQL store's own instance (a transaction, or SQLite). */
-export function postgresRunner(db: Kysely<any>): PostgresRunner | null {
-  return runners.get(db) ?? null;
-}
 
 // A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -61,7 +54,7 @@ export async function openPostgres(databaseUrl: string, poolSize = 10) {
   const db: Db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const pipelined = pipelinedConnections(() => new pg.Client({ ...settings, pipeline: true }), PIPELINED_CONNECTIONS);
   const run = postgresReads(pipelined, pool);
-  runners.set(db, run);
+  postgresRunners.set(db, run);
   // The snapshot lists the transactions running and the newest one ended, so any commit (or
   // rollback) of any process changes its text, and it stays while nothing ends. Reading it costs
   // no write, so writers pay nothing for the caches it guards; requests asking at once share one

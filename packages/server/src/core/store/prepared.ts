@@ -16,17 +16,15 @@
 // once on the connection when it is free (no promise hops through Kysely's executor and
 // connection lock); on PostgreSQL outside a transaction, as a named statement on a pipelined
 // connection (postgres-reads.ts); otherwise through Kysely.
-import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { Compilable, InsertQueryBuilder, Kysely } from 'kysely';
-import { isPostgres } from './db.js';
-import { postgresRunner } from './postgres.js';
-import { immediateRunner } from './sqlite.js';
-import type { ImmediateResult } from './sqlite.js';
+import { immediateRunner, postgresRunner } from './immediate.js';
+import type { ImmediateResult } from './immediate.js';
+import { isPostgres } from './kind.js';
 
 // A value of the query (a list's X-Filter text, say) can never pass for a marker: they carry a
 // secret of this process.
-const MARKER_PREFIX = `\u0000prepared-argument-${randomUUID()}-`;
+const MARKER_PREFIX = `\u0000prepared-argument-${globalThis.crypto.randomUUID()}-`;
 /** The stand-in for argument `i` while a template is compiled. */
 export const marker = (i: number) => `${MARKER_PREFIX}${i}\u0000`;
 
