@@ -5,6 +5,7 @@ import type { operations } from '@cloudapi/types';
 import type { AuthContext, PermissionLevel } from './auth.js';
 import type { Catalogue } from './catalogue.js';
 import type { Clock } from './clock.js';
+import type { ListFilter } from './filtering/header.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Services, TaggableKind } from './services.js';
 import type { OperationSpec } from './spec.js';
@@ -33,6 +34,8 @@ export interface HandlerContext<K extends OperationId = OperationId, B = Request
   query: QueryParams<K>;
   /** The validated body, with null-valued top-level fields removed (null means "not set"). */
   body: B;
+  /** The list's X-Filter, parsed (`paginate(ctx.db, query, ctx, map)` applies it). */
+  filter?: ListFilter;
   /** Null on public operations and on optional-auth operations called without a token. */
   auth: AuthContext | null;
   store: Store;
@@ -105,8 +108,11 @@ export interface Area {
   migrations?: Record<string, Migration>;
   /** Kinds of objects this area owns that tags can be put on. */
   taggables?: TaggableKind[];
-  /** Cross-area services this area provides (see core/services.ts). */
-  provides?: Partial<Services>;
+  /**
+   * Cross-area services this area provides (see core/services.ts); a function when they use
+   * other areas' services in turn (it gets the server's services, complete once every area is in).
+   */
+  provides?: Partial<Services> | ((services: Services) => Partial<Services>);
   /** Extra routes outside the bundle's operations (the image upload URL). */
   routes?: (app: import('fastify').FastifyInstance, deps: AreaDeps) => void | Promise<void>;
 }

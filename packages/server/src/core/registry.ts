@@ -4,7 +4,7 @@
 import type { Area, HandlerOptions } from './area.js';
 import { filterMigrations } from './filtering/migrations.js';
 import { coreMigrations } from './migrations.js';
-import { noComputes } from './services.js';
+import { noComputes, noImages, noManagedIssues, noVolumes } from './services.js';
 import type { Services, TaggableKind } from './services.js';
 import { collectMigrations } from './store/migrations.js';
 import type { Migrations } from './store/migrations.js';
@@ -19,7 +19,7 @@ export interface Registry {
 export function buildRegistry(areas: Area[]): Registry {
   const handlers = new Map<string, HandlerOptions<any>>();
   const taggables = new Map<string, TaggableKind>();
-  const services: Services = { computes: noComputes, taggables };
+  const services: Services = { computes: noComputes, volumes: noVolumes, images: noImages, managed: noManagedIssues, taggables };
   for (const area of areas) {
     for (const [operationId, definition] of Object.entries(area.handlers)) {
       if (!definition) continue;
@@ -30,7 +30,7 @@ export function buildRegistry(areas: Area[]): Registry {
       if (taggables.has(kind.type)) throw new Error(`two areas register the taggable kind ${kind.type}`);
       taggables.set(kind.type, kind);
     }
-    Object.assign(services, area.provides ?? {});
+    Object.assign(services, typeof area.provides === 'function' ? area.provides(services) : area.provides ?? {});
   }
   const migrations = collectMigrations([
     { area: 'core', migrations: coreMigrations },

@@ -27,7 +27,7 @@ describe(`list pages (${engine})`, () => {
   it('answer the rows Kysely reads, in their order, with their values (text with quotes, unicode, control characters; null; big integers)', async () => {
     const query = db().selectFrom('page_items').select(['id', 'label', 'note', 'n']).orderBy('id', 'desc');
     const expected = await query.limit(10).offset(10).execute();
-    const page = await paginate(store.db, query, { page: 2, page_size: 10 }, (rows) => rows);
+    const page = await paginate(store.db, query, { query: { page: 2, page_size: 10 } }, (rows) => rows);
     expect(page).toEqual({ data: expected, page: 2, pages: 3, results: ROWS });
     expect(page.data.map((r: any) => r.id)).toEqual([20, 19, 18, 17, 16, 15, 14, 13, 12, 11]);
   });
@@ -35,22 +35,22 @@ describe(`list pages (${engine})`, () => {
   it('answer rows that hold a BLOB (which JSON cannot) as Kysely reads them', async () => {
     const query = db().selectFrom('page_items').selectAll().orderBy('id');
     const expected = await query.limit(5).offset(0).execute();
-    const first = await paginate(store.db, query, { page: 1, page_size: 5 }, (rows) => rows);
+    const first = await paginate(store.db, query, { query: { page: 1, page_size: 5 } }, (rows) => rows);
     expect(first.data).toEqual(expected);
     expect(Buffer.from((first.data[0] as any).data)).toEqual(Buffer.from([1, 0, 255]));
     // And again, now that the list is known to hold one.
-    expect((await paginate(store.db, query, { page: 1, page_size: 5 }, (rows) => rows)).data).toEqual(expected);
+    expect((await paginate(store.db, query, { query: { page: 1, page_size: 5 } }, (rows) => rows)).data).toEqual(expected);
   });
 
   it('count again once the data changed (the count is remembered until then)', async () => {
     const query = db().selectFrom('page_items').select('id').orderBy('id');
-    expect((await paginate(store.db, query, { page: 1, page_size: 25 }, (rows) => rows)).results).toBe(ROWS);
+    expect((await paginate(store.db, query, { query: { page: 1, page_size: 25 } }, (rows) => rows)).results).toBe(ROWS);
     await db().insertInto('page_items').values({ label: 'one more', note: null, n: 1, data: null }).execute();
-    const after = await paginate(store.db, query, { page: 2, page_size: 25 }, (rows) => rows);
+    const after = await paginate(store.db, query, { query: { page: 2, page_size: 25 } }, (rows) => rows);
     expect(after.results).toBe(ROWS + 1);
     expect(after.pages).toBe(2);
     expect(after.data.map((r: any) => r.id)).toEqual([26, 27, 28, 29, 30, 31]);
     await db().deleteFrom('page_items').where('label', '=', 'one more').execute();
-    expect((await paginate(store.db, query, { page: 1, page_size: 25 }, (rows) => rows)).results).toBe(ROWS);
+    expect((await paginate(store.db, query, { query: { page: 1, page_size: 25 } }, (rows) => rows)).results).toBe(ROWS);
   });
 });

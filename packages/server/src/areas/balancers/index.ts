@@ -129,7 +129,7 @@ export default defineArea({
   migrations,
   taggables: [balancerStore.taggable],
   handlers: defineHandlers({
-    listBalancers: cachedPages(async (ctx) => paginate(ctx.db, balancerStore.list(ctx.db), ctx.query, toBalancers)),
+    listBalancers: cachedPages(async (ctx) => paginate(ctx.db, balancerStore.list(ctx.db), ctx, toBalancers)),
 
     getBalancer: async (ctx) => shownBalancer(await balancerOrNotFound(ctx.db, ctx.params.balancerId)),
 
@@ -200,7 +200,7 @@ export default defineArea({
     listBalancerConfigs: async (ctx) => {
       const { balancerId } = ctx.params;
       await balancerOrNotFound(ctx.db, balancerId);
-      return paginate(ctx.db, ctx.db.selectFrom('balancer_configs').selectAll().where('balancer_id', '=', balancerId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows, ctx.clock));
+      return paginate(ctx.db, ctx.db.selectFrom('balancer_configs').selectAll().where('balancer_id', '=', balancerId).orderBy('id'), ctx, (rows) => toConfigs(ctx.db, rows, ctx.clock));
     },
 
     getBalancerConfig: async (ctx) => shownConfig(ctx, ctx.db, await configOrNotFound(ctx.db, ctx.params.balancerId, ctx.params.configId)),
@@ -271,7 +271,7 @@ export default defineArea({
       const { balancerId, configId } = ctx.params;
       await configOrNotFound(ctx.db, balancerId, configId);
       const now = ctx.clock.now();
-      return paginate(ctx.db, ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx.query, (rows) => rows.map((r) => toNode(r, now)));
+      return paginate(ctx.db, ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx, (rows) => rows.map((r) => toNode(r, now)));
     }),
 
     getBalancerNode: async (ctx) => {

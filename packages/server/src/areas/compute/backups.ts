@@ -91,7 +91,7 @@ export const backupHandlers = defineHandlers({
         requireSteady(targetId, current, 'a restore', 'compute_id');
         return transition(ctx.clock, 'restoring', 'offline');
       });
-      if (overwrite) await clearContents(trx, targetId);
+      if (overwrite) await clearContents(trx, ctx.services.volumes, targetId);
       await writeContents(trx, ctx.clock, targetId, { disks, configs: json<SavedConfig[]>(backup.configs) });
     });
     return {};

@@ -3,6 +3,7 @@ import type { components } from '@cloudapi/types';
 import { cachedPages, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest } from '../../core/errors.js';
+import type { VolumeAttachments } from '../../core/services.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { DEFAULT_KERNEL, PARAVIRT_ONLY_SLOTS } from './model.js';
@@ -18,8 +19,8 @@ const DEFAULT_HELPERS = { devtmpfs_automount: false, distro: true, modules_dep: 
 /** A root device this server can mount (`/dev/sda`..`/dev/sdh`); anything else falls back to `/dev/sda`. */
 const rootDevice = (value: string | null | undefined) => (value && /^\/dev\/sd[a-h]$/.test(value) ? value : '/dev/sda');
 
-async function shown(db: Trx | HandlerContext['db'], row: ConfigRow) {
-  return (await toConfigs(db, [row]))[0]!;
+async function shown(ctx: Pick<HandlerContext, 'services'>, db: Trx | HandlerContext['db'], row: ConfigRow) {
+  return (await toConfigs(db, ctx.services.volumes, [row]))[0]!;
 }
 
 /** Checks the fields sent and answers the columns they set (`current` for an update). */
@@ -30,7 +31,7 @@ async function columnsOf(ctx: HandlerContext, trx: Trx, instance: InstanceRow, b
   let devices = current ? json<StoredDevices>(current.devices) : {};
   let volumesToAttach: number[] = [];
   if (body.devices) {
-    ({ stored: devices, volumesToAttach } = await checkDevices(trx, instance, body.devices as never, virtMode));
+    ({ stored: devices, volumesToAttach } = await checkDevices(trx, ctx.services.volumes, instance, body.devices as never, virtMode));
   } else if (virtMode === 'fullvirt') {
     const used = Object.keys(devices).find((slot) => PARAVIRT_ONLY_SLOTS.includes(slot));
     if (used) throw badRequest(`The profile uses ${used}, unavailable when virt_mode is fullvirt (sde to sdh): move it first`, 'virt_mode');
@@ -57,20 +58,19 @@ async function columnsOf(ctx: HandlerContext, trx: Trx, instance: InstanceRow, b
  * Volumes placed in a profile's slots are attached to the instance, in that profile, for good
  * (an instance holds at most eight so: its row is locked by the caller).
  */
-async function attachVolumes(trx: Trx, computeId: number, configId: number, volumeIds: number[], now: number) {
+async function attachVolumes(trx: Trx, volumes: VolumeAttachments, computeId: number, configId: number, volumeIds: number[], now: number) {
   if (!volumeIds.length) return;
-  await trx.updateTable('volumes').set({ compute_id: computeId, config_id: configId, persistent: 1, updated: now }).where('id', 'in', volumeIds)
-    .where((eb) => eb.or([eb('compute_id', 'is', null), eb.and([eb('compute_id', '=', computeId), eb('persistent', '=', 0)])])).execute();
-  await requirePersistentRoom(trx, computeId, 'devices');
+  await volumes.attach(trx, volumeIds, { computeId, configId, now });
+  await requirePersistentRoom(trx, volumes, computeId, 'devices');
 }
 
 export const configHandlers = defineHandlers({
   listComputeConfigs: cachedPages(async (ctx) => {
     await instanceOrNotFound(ctx.db, ctx.params.computeId);
-    return paginate(ctx.db, ctx.db.selectFrom('compute_configs').selectAll().where('compute_id', '=', ctx.params.computeId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows));
+    return paginate(ctx.db, ctx.db.selectFrom('compute_configs').selectAll().where('compute_id', '=', ctx.params.computeId).orderBy('id'), ctx, (rows) => toConfigs(ctx.db, ctx.services.volumes, rows));
   }),
 
-  getComputeConfig: async (ctx) => shown(ctx.db, await configOrNotFound(ctx.db, ctx.params.computeId, ctx.params.configId)),
+  getComputeConfig: async (ctx) => shown(ctx, ctx.db, await configOrNotFound(ctx.db, ctx.params.computeId, ctx.params.configId)),
 
   createComputeConfig: async (ctx) => {
     const { computeId } = ctx.params;
@@ -78,10 +78,10 @@ export const configHandlers = defineHandlers({
       const instance = await lockInstance(trx, computeId);
       const { columns, volumesToAttach } = await columnsOf(ctx as never, trx, instance, ctx.body as Fields);
       const created = await trx.insertInto('compute_configs').values({ ...columns, compute_id: computeId, created: columns.updated }).returningAll().executeTakeFirstOrThrow();
-      await attachVolumes(trx, computeId, created.id, volumesToAttach, columns.updated);
+      await attachVolumes(trx, ctx.services.volumes, computeId, created.id, volumesToAttach, columns.updated);
       return created;
     });
-    return shown(ctx.db, row);
+    return shown(ctx, ctx.db, row);
   },
 
   // `devices` and `interfaces`, when sent, replace the current ones whole.
@@ -92,10 +92,10 @@ export const configHandlers = defineHandlers({
       const current = await configOrNotFound(trx, computeId, configId);
       const { columns, volumesToAttach } = await columnsOf(ctx as never, trx, instance, (ctx.body ?? {}) as Fields, current);
       await trx.updateTable('compute_configs').set(columns).where('id', '=', configId).execute();
-      await attachVolumes(trx, computeId, configId, volumesToAttach, columns.updated);
+      await attachVolumes(trx, ctx.services.volumes, computeId, configId, volumesToAttach, columns.updated);
       return configOrNotFound(trx, computeId, configId);
     });
-    return shown(ctx.db, row);
+    return shown(ctx, ctx.db, row);
   },
 
   // Volumes of the profile stay attached to the instance, in no profile.
@@ -104,7 +104,7 @@ export const configHandlers = defineHandlers({
     await ctx.write(async (trx) => {
       await configOrNotFound(trx, computeId, configId);
       await trx.deleteFrom('compute_configs').where('id', '=', configId).execute();
-      await trx.updateTable('volumes').set({ config_id: null }).where('config_id', '=', configId).execute();
+      await ctx.services.volumes.leaveProfiles(trx, { configId });
       await trx.updateTable('compute_instances').set({ last_config_id: null }).where('id', '=', computeId).where('last_config_id', '=', configId).execute();
     });
     return {};

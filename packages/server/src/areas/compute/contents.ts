@@ -2,6 +2,7 @@
 // and a deploy from a backup write it onto an instance. Volumes stay out: they are not the
 // instance's disks.
 import type { Clock } from '../../core/clock.js';
+import type { VolumeAttachments } from '../../core/services.js';
 import type { Trx } from '../../core/store/db.js';
 import { SLOTS } from './model.js';
 import type { Slot } from './model.js';
@@ -60,9 +61,9 @@ export async function writeContents(trx: Trx, clock: Clock, computeId: number, c
 }
 
 /** Deletes an instance's disks and profiles; volumes in those profiles stay attached, profile-less. */
-export async function clearContents(trx: Trx, computeId: number): Promise<void> {
+export async function clearContents(trx: Trx, volumes: VolumeAttachments, computeId: number): Promise<void> {
   await trx.deleteFrom('compute_disks').where('compute_id', '=', computeId).execute();
   await trx.deleteFrom('compute_configs').where('compute_id', '=', computeId).execute();
-  await trx.updateTable('volumes').set({ config_id: null }).where('compute_id', '=', computeId).execute();
+  await volumes.leaveProfiles(trx, { computeId });
   await trx.updateTable('compute_instances').set({ last_config_id: null }).where('id', '=', computeId).execute();
 }

@@ -1,6 +1,7 @@
 // What Compute tells other areas: instances (Volumes, Managed), where a volume goes (volumes.ts),
-// and disks (Images captures them).
-import type { ComputeDirectory, InstanceSummary } from '../../core/services.js';
+// and disks (Images captures them). Built on the server's services: placing a volume counts the
+// instance's volumes through the Volumes area.
+import type { ComputeDirectory, InstanceSummary, Services } from '../../core/services.js';
 import { addresses } from './model.js';
 import { findInstance } from './store.js';
 import type { InstanceRow } from './store.js';
@@ -12,7 +13,7 @@ const summary = (row: Pick<InstanceRow, 'id' | 'label' | 'region' | 'group_name'
 
 const summaryColumns = ['id', 'label', 'region', 'group_name', 'private_ip'] as const;
 
-export const computes: ComputeDirectory = {
+export const computeDirectory = (services: Services): ComputeDirectory => ({
   async instance(db, id) {
     const row = await findInstance(db, id);
     return row && summary(row);
@@ -29,11 +30,10 @@ export const computes: ComputeDirectory = {
     return new Map(rows.map((r) => [r.id, r.label]));
   },
 
-  placeVolume,
+  placeVolume: (trx, instanceId, placement) => placeVolume(trx, services.volumes, instanceId, placement),
 
   async disk(db, diskId) {
     const row = await db.selectFrom('compute_disks').select(['id', 'label', 'size', 'compute_id']).where('id', '=', diskId).executeTakeFirst();
     return row && { id: row.id, label: row.label, size: row.size, computeId: row.compute_id };
   },
-};
-
+});

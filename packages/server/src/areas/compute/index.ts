@@ -4,7 +4,7 @@
 import { defineArea } from '../../core/area.js';
 import { backupHandlers } from './backups.js';
 import { configHandlers } from './configs.js';
-import { computes } from './directory.js';
+import { computeDirectory } from './directory.js';
 import { instanceHandlers } from './instances.js';
 import { migrations } from './migrations.js';
 import { instanceStore } from './store.js';
@@ -14,6 +14,6 @@ export default defineArea({
   tags: ['Compute'],
   migrations,
   taggables: [instanceStore.taggable],
-  provides: { computes },
+  provides: (services) => ({ computes: computeDirectory(services) }),
   handlers: { ...instanceHandlers, ...configHandlers, ...backupHandlers },
 });

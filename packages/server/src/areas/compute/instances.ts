@@ -8,10 +8,10 @@ import { settle, steady, transition } from '../../core/clock.js';
 import type { StateColumns } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
+import type { VolumeAttachments } from '../../core/services.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate, paginateList } from '../../core/store/pagination.js';
 import { setTags, tagsOf, untagObject } from '../../core/tagging.js';
-import { IMAGE_ENTITY, notExpired, rowIdOf } from '../images/store.js';
 import { clearContents, save, sizeOf, writeContents } from './contents.js';
 import type { Contents } from './contents.js';
 import { DEFAULT_KERNEL, DEFAULT_SWAP_MB, MAX_CONCURRENT_CLONES, PASSWORD_MESSAGE, strongEnough, VLAN_CAPABILITY } from './model.js';
@@ -43,14 +43,12 @@ async function insertInstance(trx: Trx, ctx: HandlerContext, values: { label?: s
 async function deployableImage(ctx: HandlerContext, imageId: string): Promise<{ label: string; size: number }> {
   const publicImage = ctx.catalogue.image(imageId);
   if (publicImage) return { label: publicImage.label, size: publicImage.size };
-  const rowId = rowIdOf(imageId);
-  const row = rowId === undefined ? undefined
-    : await ctx.db.selectFrom('images').selectAll().where('id', '=', rowId).where(notExpired(ctx.clock.now())).executeTakeFirst();
-  if (!row) throw badRequest(`Image ${imageId} does not exist`, 'image');
-  await ctx.requirePermission(ctx.db, IMAGE_ENTITY, imageId, 'read_only');
-  const status = settle(row, ctx.clock.now());
+  const image = await ctx.services.images.privateImage(ctx.db, imageId, ctx.clock.now());
+  if (!image) throw badRequest(`Image ${imageId} does not exist`, 'image');
+  await ctx.requirePermission(ctx.db, ctx.services.images.entity, imageId, 'read_only');
+  const { status } = image;
   if (status !== 'available') throw badRequest(`Image ${imageId} is ${status}; only available images can be deployed`, 'image');
-  return { label: row.label, size: row.size };
+  return { label: image.label, size: image.size };
 }
 
 /** The disks and default profile of an image deploy: the image's disk and a swap disk. */
@@ -119,12 +117,12 @@ async function createInstance(ctx: HandlerContext<'createComputeInstance'>) {
 }
 
 /** Everything an instance owns goes with it; its volumes stay, detached. */
-async function deleteInstance(trx: Trx, id: number): Promise<void> {
-  await clearContents(trx, id);
+async function deleteInstance(trx: Trx, volumes: VolumeAttachments, id: number): Promise<void> {
+  await clearContents(trx, volumes, id);
   await trx.deleteFrom('compute_backups').where('compute_id', '=', id).execute();
   await trx.deleteFrom('compute_clone_jobs').where('source_id', '=', id).execute();
   await trx.deleteFrom('compute_boot_jobs').where('compute_id', '=', id).execute();
-  await trx.updateTable('volumes').set({ compute_id: null, config_id: null, persistent: 1 }).where('compute_id', '=', id).execute();
+  await volumes.detachAll(trx, id);
   await untagObject(trx, COMPUTE_KIND, id);
   await forgetObject(trx, COMPUTE_KIND, id);
   await trx.deleteFrom('compute_instances').where('id', '=', id).execute();
@@ -148,7 +146,7 @@ const interfacesOf = (contents: Contents) => contents.configs.flatMap((c) => jso
 const freeDisk = async (trx: Trx, row: InstanceRow) => requireType(row.type).disk - sizeOf(await disksOf(trx, row.id));
 
 export const instanceHandlers = defineHandlers({
-  listComputeInstances: cachedPages(async (ctx) => paginate(ctx.db, instanceStore.list(ctx.db), ctx.query, (rows) => toInstances(rows, ctx.clock))),
+  listComputeInstances: cachedPages(async (ctx) => paginate(ctx.db, instanceStore.list(ctx.db), ctx, (rows) => toInstances(rows, ctx.clock))),
 
   getComputeInstance: async (ctx) => shownInstance(ctx.db, await instanceOrNotFound(ctx.db, ctx.params.computeId), ctx.clock),
 
@@ -186,7 +184,7 @@ export const instanceHandlers = defineHandlers({
   deleteComputeInstance: async (ctx) => {
     await ctx.write(async (trx) => {
       await instanceOrNotFound(trx, ctx.params.computeId);
-      await deleteInstance(trx, ctx.params.computeId);
+      await deleteInstance(trx, ctx.services.volumes, ctx.params.computeId);
     });
     return {};
   },
@@ -216,7 +214,7 @@ export const instanceHandlers = defineHandlers({
       }
       await changeState(trx, ctx, computeId, (current, row) => {
         requireSteady(computeId, current, 'booting');
-        return startBoot(trx, ctx.clock, row, current, configs.find((c) => c.id === chosen)!);
+        return startBoot(trx, ctx.clock, ctx.services.volumes, row, current, configs.find((c) => c.id === chosen)!);
       });
       await trx.updateTable('compute_instances').set({ last_config_id: chosen }).where('id', '=', computeId).execute();
     });
@@ -241,7 +239,7 @@ export const instanceHandlers = defineHandlers({
       const configs = await configsOf(trx, computeId);
       const profile = configs.find((c) => c.id === instance.last_config_id) ?? configs[0];
       // Volumes of the region attached nowhere are lent to the rescue system, not attached.
-      await checkDevices(trx, instance, (ctx.body?.devices ?? {}) as never, profile?.virt_mode ?? 'paravirt');
+      await checkDevices(trx, ctx.services.volumes, instance, (ctx.body?.devices ?? {}) as never, profile?.virt_mode ?? 'paravirt');
       await changeState(trx, ctx, computeId, (current) => {
         requireSteady(computeId, current, 'a rescue boot');
         return startRescue(trx, ctx.clock, computeId, current);
@@ -346,7 +344,7 @@ export const instanceHandlers = defineHandlers({
     await instanceOrNotFound(ctx.db, computeId);
     const volumes = ctx.services.taggables.get('volume');
     if (!volumes) throw new Error('The Volumes area is not registered');
-    return paginate(ctx.db, ctx.db.selectFrom('volumes').select('id').where('compute_id', '=', computeId).orderBy('id'), ctx.query, async (rows) => {
+    return paginate(ctx.db, ctx.services.volumes.idsOnInstance(ctx.db, computeId), ctx, async (rows) => {
       const loaded = await volumes.load(ctx.db, rows.map((r) => r.id), ctx);
       return rows.map((r) => loaded.get(r.id)) as never[];
     });

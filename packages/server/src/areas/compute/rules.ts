@@ -7,12 +7,12 @@ import { inState, settle } from '../../core/clock.js';
 import type { StateColumns } from '../../core/clock.js';
 import { badRequest } from '../../core/errors.js';
 import { forUpdate } from '../../core/store/kind.js';
+import type { VolumeAttachments } from '../../core/services.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { COMPUTE_CAPABILITY, instanceType, MAX_VLANS_PER_REGION, PARAVIRT_ONLY_SLOTS, SLOTS, STEADY, VLAN_CAPABILITY } from './model.js';
 import type { InstanceType, Slot } from './model.js';
 import { instanceOrNotFound, json } from './store.js';
 import type { InstanceRow, InstanceStatus, StoredDevices } from './store.js';
-import { detachTransient } from './volumes.js';
 
 type InterfaceInput = components['schemas']['ComputeInterfaceInput'];
 type DeviceInput = components['schemas']['ComputeDeviceInput'] | null;
@@ -74,7 +74,7 @@ export async function requireVlanRoom(trx: Trx, region: string, interfaces: read
  * and attached to no other instance; slots `sde`..`sdh` not under `fullvirt`. Answers the slots
  * in use, and the volumes to attach to the instance.
  */
-export async function checkDevices(db: Db | Trx, instance: InstanceRow, devices: Record<string, DeviceInput | undefined>, virtMode: string, field = 'devices'): Promise<{ stored: StoredDevices; volumesToAttach: number[] }> {
+export async function checkDevices(db: Db | Trx, volumes: VolumeAttachments, instance: InstanceRow, devices: Record<string, DeviceInput | undefined>, virtMode: string, field = 'devices'): Promise<{ stored: StoredDevices; volumesToAttach: number[] }> {
   const stored: StoredDevices = {};
   const volumesToAttach: number[] = [];
   for (const slot of SLOTS) {
@@ -85,12 +85,12 @@ export async function checkDevices(db: Db | Trx, instance: InstanceRow, devices:
       const disk = await db.selectFrom('compute_disks').select('id').where('id', '=', device.disk_id).where('compute_id', '=', instance.id).executeTakeFirst();
       if (!disk) throw badRequest(`Disk ${device.disk_id} is not a disk of compute instance ${instance.id}`, `${field}.${slot}.disk_id`);
     } else {
-      const volume = await db.selectFrom('volumes').select(['id', 'region', 'compute_id', 'persistent']).where('id', '=', device.volume_id!).executeTakeFirst();
+      const volume = await volumes.find(db, device.volume_id!);
       if (!volume) throw badRequest(`Volume ${device.volume_id} does not exist`, `${field}.${slot}.volume_id`);
       if (volume.region !== instance.region) throw badRequest(`Volume ${volume.id} is in ${volume.region}, the instance in ${instance.region}: they must be in the same region`, `${field}.${slot}.volume_id`);
-      if (volume.compute_id !== null && volume.compute_id !== instance.id) throw badRequest(`Volume ${volume.id} is attached to another instance`, `${field}.${slot}.volume_id`);
+      if (volume.computeId !== null && volume.computeId !== instance.id) throw badRequest(`Volume ${volume.id} is attached to another instance`, `${field}.${slot}.volume_id`);
       // Unattached, or attached without persistence: a profile attaches it for good.
-      if (volume.compute_id === null || volume.persistent === 0) volumesToAttach.push(volume.id);
+      if (volume.computeId === null || !volume.persistent) volumesToAttach.push(volume.id);
     }
     stored[slot as Slot] = { disk_id: device.disk_id ?? null, volume_id: device.disk_id != null ? null : device.volume_id ?? null };
   }
@@ -114,7 +114,7 @@ export async function lockInstance(trx: Trx, id: number): Promise<InstanceRow> {
  * one conditional UPDATE under a row lock: of two requests racing, the second sees the first's
  * state. An instance that stops running loses the volumes attached to it without persistence.
  */
-export async function changeState(trx: Trx, ctx: Pick<HandlerContext, 'clock'>, id: number, plan: (current: InstanceStatus, row: InstanceRow) => StateColumns<InstanceStatus> | null | Promise<StateColumns<InstanceStatus> | null>): Promise<InstanceRow> {
+export async function changeState(trx: Trx, ctx: Pick<HandlerContext, 'clock' | 'services'>, id: number, plan: (current: InstanceStatus, row: InstanceRow) => StateColumns<InstanceStatus> | null | Promise<StateColumns<InstanceStatus> | null>): Promise<InstanceRow> {
   const now = ctx.clock.now();
   const row = await lockInstance(trx, id);
   const current = settle(row, now);
@@ -122,6 +122,6 @@ export async function changeState(trx: Trx, ctx: Pick<HandlerContext, 'clock'>, 
   if (!columns) return row;
   const result = await trx.updateTable('compute_instances').set({ ...columns, updated: now }).where('id', '=', id).where(inState(current, now)).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw badRequest(`Compute instance ${id} changed state meanwhile; try again`);
-  if (current === 'running') await detachTransient(trx, id, now);
+  if (current === 'running') await ctx.services.volumes.detachTransient(trx, id, now);
   return { ...row, ...columns, updated: now };
 }

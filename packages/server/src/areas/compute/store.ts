@@ -5,6 +5,7 @@ import type { Generated, Selectable } from 'kysely';
 import type { Clock, StateColumns } from '../../core/clock.js';
 import { settle, timestamp } from '../../core/clock.js';
 import { notFound } from '../../core/errors.js';
+import type { VolumeAttachments } from '../../core/services.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import type { TimestampColumns } from '../../core/store/schema.js';
 import { taggableStore } from '../../core/taggable-store.js';
@@ -203,14 +204,11 @@ const interfaceId = (configId: number, position: number) => configId * 10 + posi
  * does; a volume shows only while it is attached to the instance, and volumes attached to the
  * profile without a slot (attach, volume create) fill the free slots in order.
  */
-export async function toConfigs(db: Db | Trx, rows: ConfigRow[]): Promise<Config[]> {
-  const computeIds = [...new Set(rows.map((r) => r.compute_id))];
-  const volumes = computeIds.length
-    ? await db.selectFrom('volumes').select(['id', 'compute_id', 'config_id']).where('compute_id', 'in', computeIds).orderBy('id').execute()
-    : [];
+export async function toConfigs(db: Db | Trx, attachments: VolumeAttachments, rows: ConfigRow[]): Promise<Config[]> {
+  const volumes = await attachments.ofInstances(db, [...new Set(rows.map((r) => r.compute_id))]);
   return rows.map((row) => {
     const stored = json<StoredDevices>(row.devices);
-    const attached = volumes.filter((v) => v.compute_id === row.compute_id);
+    const attached = volumes.filter((v) => v.computeId === row.compute_id);
     const devices: Record<string, StoredDevice | null> = {};
     for (const slot of SLOTS) {
       const device = stored[slot];
@@ -218,7 +216,7 @@ export async function toConfigs(db: Db | Trx, rows: ConfigRow[]): Promise<Config
       devices[slot] = keep ? { disk_id: device.disk_id, volume_id: device.volume_id } : null;
     }
     const shown = new Set(Object.values(devices).map((d) => d?.volume_id).filter((id) => id != null));
-    for (const volume of attached.filter((v) => v.config_id === row.id && !shown.has(v.id))) {
+    for (const volume of attached.filter((v) => v.configId === row.id && !shown.has(v.id))) {
       const free = SLOTS.find((slot) => devices[slot] === null);
       if (free) devices[free] = { disk_id: null, volume_id: volume.id };
     }

@@ -8,6 +8,7 @@
 // with its times) and the instance is `booting`/`rebooting` until the last job ends.
 import type { Clock, StateColumns } from '../../core/clock.js';
 import { transition } from '../../core/clock.js';
+import type { VolumeAttachments } from '../../core/services.js';
 import type { Trx } from '../../core/store/db.js';
 import { FAILED_BOOT_MAX_MS, WATCHDOG_MAX_BOOT_JOBS, WATCHDOG_WINDOW_MS } from './model.js';
 import { toConfigs } from './store.js';
@@ -17,8 +18,8 @@ const insertJob = (trx: Trx, computeId: number, startedAt: number, endsAt: numbe
   trx.insertInto('compute_boot_jobs').values({ compute_id: computeId, started_at: startedAt, ends_at: endsAt, by_watchdog: byWatchdog ? 1 : 0 }).execute();
 
 /** Whether a profile boots: its root device (`/dev/sdX`) is a slot holding a disk or an attached volume. */
-export async function bootable(trx: Trx, profile: ConfigRow): Promise<boolean> {
-  const [shown] = await toConfigs(trx, [profile]);
+export async function bootable(trx: Trx, volumes: VolumeAttachments, profile: ConfigRow): Promise<boolean> {
+  const [shown] = await toConfigs(trx, volumes, [profile]);
   return (shown!.devices as Record<string, unknown>)[profile.root_device.slice('/dev/'.length)] != null;
 }
 
@@ -45,11 +46,11 @@ async function watchdogBoots(trx: Trx, computeId: number, poweredOffAt: number, 
  * and, with the watchdog enabled, the watchdog's jobs after it. Jobs older than the watchdog's
  * window are forgotten.
  */
-export async function startBoot(trx: Trx, clock: Clock, instance: InstanceRow, current: InstanceStatus, profile: ConfigRow): Promise<StateColumns<InstanceStatus>> {
+export async function startBoot(trx: Trx, clock: Clock, volumes: VolumeAttachments, instance: InstanceRow, current: InstanceStatus, profile: ConfigRow): Promise<StateColumns<InstanceStatus>> {
   const now = clock.now();
   const state = current === 'running' ? 'rebooting' : 'booting';
   await trx.deleteFrom('compute_boot_jobs').where('compute_id', '=', instance.id).where('started_at', '<=', now - WATCHDOG_WINDOW_MS).execute();
-  if (await bootable(trx, profile)) {
+  if (await bootable(trx, volumes, profile)) {
     await insertJob(trx, instance.id, now, now + clock.transitionMs, false);
     return transition(clock, state, 'running');
   }

@@ -114,7 +114,7 @@ export default defineArea({
   migrations,
   taggables: [domainStore.taggable],
   handlers: defineHandlers({
-    listDomains: cachedPages(async (ctx) => paginate(ctx.db, domainStore.list(ctx.db), ctx.query, (rows) => domainStore.show(ctx.db, rows, ctx))),
+    listDomains: cachedPages(async (ctx) => paginate(ctx.db, domainStore.list(ctx.db), ctx, (rows) => domainStore.show(ctx.db, rows, ctx))),
 
     getDomain: async (ctx) => shown(await domainOrNotFound(ctx.db, ctx.params.domainId)),
 
@@ -217,7 +217,7 @@ export default defineArea({
     listDomainRecords: cachedPages(async (ctx) => {
       const { domainId } = ctx.params;
       await domainOrNotFound(ctx.db, domainId);
-      return paginate(ctx.db, ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx.query, (rows) => rows.map(toRecord));
+      return paginate(ctx.db, ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx, (rows) => rows.map(toRecord));
     }),
 
     getDomainRecord: async (ctx) => toRecord(await recordOrNotFound(ctx.db, ctx.params.domainId, ctx.params.recordId)),

@@ -9,11 +9,10 @@ import { badRequest, forbidden, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
 import type { Trx } from '../../core/store/db.js';
 import { countRows, pageBounds, pageCount } from '../../core/store/pagination.js';
-import { IMAGE_ENTITY, migrations, notExpired, rowIdOf, toImage, UPLOAD_PATH, UPLOAD_WINDOW_MS } from './store.js';
+import { IMAGE_ENTITY, imageDirectory, migrations, notExpired, rowIdOf, toImage, UPLOAD_PATH, UPLOAD_WINDOW_MS } from './store.js';
 import type { Image, ImageRow } from './store.js';
 import { toHex } from '../../platform/bytes.js';
 import { platform } from '../../platform/node.js';
-import { filterOf } from '../../core/filtering/header.js';
 import { filteredImages } from './filtered.js';
 
 /** The private image `private/<n>` as a row, or 404 (also when the caller has no token). */
@@ -36,12 +35,12 @@ export default defineArea({
   name: 'images',
   tags: ['Images'],
   migrations,
+  provides: { images: imageDirectory },
   handlers: defineHandlers({
     // Public images first (the catalogue's order), then private ones by id; private ones only
     // with a token. One page may span both: the private part is a LIMIT/OFFSET query.
     listImages: async (ctx) => {
-      const filter = filterOf(ctx.query);
-      if (filter) return filteredImages(ctx, filter);
+      if (ctx.filter) return filteredImages(ctx, ctx.filter);
       const publicImages = ctx.catalogue.images;
       const { page, size, offset } = pageBounds(ctx.query);
       const privateQuery = ctx.db.selectFrom('images').selectAll().where(notExpired(ctx.clock.now())).orderBy('id');

@@ -3,6 +3,7 @@ import type { components } from '@cloudapi/types';
 import type { Generated, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Expression, SqlBool } from 'kysely';
+import type { ImageDirectory } from '../../core/services.js';
 import type { Migrations } from '../../core/store/migrations.js';
 import { valueIn, withIdColumn, withStateColumns } from '../../core/store/migration-kit.js';
 import { settle, timestamp } from '../../core/clock.js';
@@ -90,3 +91,14 @@ export function toImage(row: ImageRow, now: number): Image {
     vendor: null,
   };
 }
+
+/** What the Images area tells others (`services.images`): Compute deploys private images. */
+export const imageDirectory: ImageDirectory = {
+  entity: IMAGE_ENTITY,
+  async privateImage(db, imageId, now) {
+    const rowId = rowIdOf(imageId);
+    const row = rowId === undefined ? undefined
+      : await db.selectFrom('images').select(['label', 'size', 'status', 'next_status', 'transition_at']).where('id', '=', rowId).where(notExpired(now)).executeTakeFirst();
+    return row && { label: row.label, size: row.size, status: settle(row, now) };
+  },
+};

@@ -13,7 +13,7 @@ import { pageBounds, pageCount, paginate } from '../../core/store/pagination.js'
 import { specOf } from '../../core/spec.js';
 import { migrations } from './migrations.js';
 import {
-  hashSecret, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
+  hashSecret, managedIssues, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
 } from './store.js';
 
 const credentialColumns = ['id', 'label', 'last_decrypted'] as const;
@@ -52,8 +52,9 @@ export default defineArea({
   name: 'managed',
   tags: ['Managed'],
   migrations,
+  provides: { managed: managedIssues },
   handlers: defineHandlers({
-    listManagedContacts: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact))),
+    listManagedContacts: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx, (rows) => rows.map(toContact))),
 
     // No field is required by the schema, but a contact is someone to alert at an address, and
     // the response always shows `name` and `email`: both are needed to create one.
@@ -102,7 +103,7 @@ export default defineArea({
       return {};
     },
 
-    listManagedCredentials: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential))),
+    listManagedCredentials: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx, (rows) => rows.map(toCredential))),
 
     // The label is unique: the constraint decides between two creates at once.
     createManagedCredential: async (ctx) => {
@@ -171,7 +172,7 @@ export default defineArea({
       return { ssh_key: row.ssh_key };
     },
 
-    listManagedIssues: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map((row) => toIssue(row, specOf(ctx.operation).basePath)))),
+    listManagedIssues: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx, (rows) => rows.map((row) => toIssue(row, specOf(ctx.operation).basePath)))),
 
     getManagedIssue: async (ctx) => {
       const { issueId } = ctx.params;
@@ -180,7 +181,7 @@ export default defineArea({
       return toIssue(row, specOf(ctx.operation).basePath);
     },
 
-    listManagedServices: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now()))),
+    listManagedServices: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx, (rows) => toServices(ctx.db, rows, ctx.clock.now()))),
 
     // Monitoring starts: `pending` until the first check, the clock's transition time, then `ok`.
     // The schema decides when `region` is required; here it must name a region, and every

@@ -3,7 +3,7 @@ import type { components } from '@cloudapi/types';
 import type { Generated, Selectable } from 'kysely';
 import type { StateColumns } from '../../core/clock.js';
 import { settle, timestamp } from '../../core/clock.js';
-import type { InstanceSummary } from '../../core/services.js';
+import type { InstanceSummary, ManagedIssues } from '../../core/services.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { concatBytes, toBase64, utf8 } from '../../platform/bytes.js';
 import { platform } from '../../platform/node.js';
@@ -174,15 +174,17 @@ function u32(n: number): Uint8Array {
   return b;
 }
 
-
 /**
- * Records the managed issue a ticket reports (a ticket opened with `managed_issue: true`): its
- * entity is the ticket, and it concerns every monitored service of the account, since the
- * ticket names none. Called by the Support area in the ticket's transaction.
+ * What the Managed area tells others (`services.managed`): a ticket opened with
+ * `managed_issue: true` records a managed issue, whose entity is the ticket and which concerns
+ * every monitored service of the account, since the ticket names none. Support calls it in the
+ * ticket's transaction.
  */
-export async function recordManagedIssue(trx: Trx, ticket: { id: number; summary: string }, now: number): Promise<void> {
-  const services = await trx.selectFrom('managed_services').select('id').orderBy('id').execute();
-  await trx.insertInto('managed_issues')
-    .values({ created: now, ticket_id: ticket.id, ticket_label: ticket.summary, services: JSON.stringify(services.map((s) => s.id)) })
-    .execute();
-}
+export const managedIssues: ManagedIssues = {
+  async openFromTicket(trx, ticket, now) {
+    const services = await trx.selectFrom('managed_services').select('id').orderBy('id').execute();
+    await trx.insertInto('managed_issues')
+      .values({ created: now, ticket_id: ticket.id, ticket_label: ticket.summary, services: JSON.stringify(services.map((s) => s.id)) })
+      .execute();
+  },
+};

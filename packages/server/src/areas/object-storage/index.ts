@@ -59,11 +59,11 @@ export default defineArea({
 
     getObjectStorageCluster: async (ctx) => requireCluster(ctx, ctx.params.clusterId),
 
-    listBuckets: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows))),
+    listBuckets: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx, (rows) => toBuckets(ctx.db, ctx.catalogue, rows))),
 
     listClusterBuckets: cachedPages(async (ctx) => {
       requireCluster(ctx, ctx.params.clusterId);
-      return paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
+      return paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
     }),
 
     // Buckets belong to the account. A label another account holds (the sandbox world's) is a 400
@@ -185,7 +185,7 @@ export default defineArea({
       return {};
     },
 
-    listAccessKeys: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey))),
+    listAccessKeys: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx, (rows) => rows.map(toAccessKey))),
 
     getAccessKey: async (ctx) => {
       const row = await ctx.db.selectFrom('access_keys').selectAll().where('id', '=', ctx.params.keyId).executeTakeFirst();

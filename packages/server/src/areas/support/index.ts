@@ -8,7 +8,6 @@ import { inState, settle, transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
-import { recordManagedIssue } from '../managed/store.js';
 import { uploadedFile } from '../../core/uploads.js';
 import { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension } from './files.js';
 import { ticketEntity } from './entities.js';
@@ -46,7 +45,7 @@ export default defineArea({
       ctx.db,
       ctx.db.selectFrom('support_tickets').selectAll()
         .orderBy(OPEN_FIRST).orderBy('id', 'desc'),
-      ctx.query,
+      ctx,
       (rows) => toTickets(ctx.db, rows, ctx.clock.now()),
     )),
 
@@ -65,7 +64,7 @@ export default defineArea({
           entity_id: entity?.id ?? null, entity_label: entity?.label ?? null, entity_type: entity?.type ?? null, entity_url: entity?.url ?? null,
           managed_issue: managedIssue ? 1 : 0, vlan: vlan ?? null, region: region ?? null,
         }).returningAll().executeTakeFirstOrThrow();
-        if (managedIssue) await recordManagedIssue(trx, created, now);
+        if (managedIssue) await ctx.services.managed.openFromTicket(trx, created, now);
         return created;
       });
       return shown(ctx, row);
@@ -95,7 +94,7 @@ export default defineArea({
     listTicketReplies: cachedPages(async (ctx) => {
       const { ticketId } = ctx.params;
       await ticketOrNotFound(ctx.db, ticketId);
-      return paginate(ctx.db, ctx.db.selectFrom('ticket_replies').selectAll().where('ticket_id', '=', ticketId).orderBy('id'), ctx.query, (rows) => rows.map(toReply));
+      return paginate(ctx.db, ctx.db.selectFrom('ticket_replies').selectAll().where('ticket_id', '=', ticketId).orderBy('id'), ctx, (rows) => rows.map(toReply));
     }),
 
     createTicketReply: async (ctx) => {

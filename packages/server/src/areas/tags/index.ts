@@ -15,7 +15,7 @@ export default defineArea({
   name: 'tags',
   tags: ['Tags'],
   handlers: defineHandlers({
-    listTags: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('tags').select('label').orderBy('label'), ctx.query, (rows) => rows)),
+    listTags: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('tags').select('label').orderBy('label'), ctx, (rows) => rows)),
 
     createTag: async (ctx) => {
       const { label } = ctx.body;
@@ -54,7 +54,7 @@ export default defineArea({
       const tag = await ctx.db.selectFrom('tags').select('label').where('label', '=', label).executeTakeFirst();
       if (!tag) throw notFound(`Tag ${label} does not exist`);
       const query = ctx.db.selectFrom('taggings').select(['kind', 'object_id']).where('label', '=', label).orderBy('kind').orderBy('object_id');
-      return paginate(ctx.db, query, ctx.query, async (rows) => {
+      return paginate(ctx.db, query, ctx, async (rows) => {
         const byKind = new Map<string, number[]>();
         for (const row of rows) byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), row.object_id]);
         const loaded = new Map<string, Map<number, unknown>>();

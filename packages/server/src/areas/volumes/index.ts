@@ -10,6 +10,7 @@ import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { preparedInsert } from '../../core/store/prepared.js';
 import { joinTagLabels, setTags, untagObject } from '../../core/tagging.js';
+import { attachments } from './attachments.js';
 import { migrations } from './migrations.js';
 import { volumeStore, VOLUME_KIND } from './store.js';
 import type { Volume, VolumeRow, VolumeStatus } from './store.js';
@@ -62,8 +63,9 @@ export default defineArea({
   tags: ['Volumes'],
   migrations,
   taggables: [volumeStore.taggable],
+  provides: { volumes: attachments },
   handlers: defineHandlers({
-    listVolumes: cachedPages(async (ctx) => paginate(ctx.db, volumeStore.list(ctx.db), ctx.query, (rows) => volumeStore.show(ctx.db, rows, ctx))),
+    listVolumes: cachedPages(async (ctx) => paginate(ctx.db, volumeStore.list(ctx.db), ctx, (rows) => volumeStore.show(ctx.db, rows, ctx))),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 

@@ -8,16 +8,19 @@ import type { RequestValidation } from '@cloudapi/spec/request-validation';
 import { ApiError, badRequest } from '../errors.js';
 import type { ErrorDetail } from '../errors.js';
 import { readFilterHeader } from '../filtering/header.js';
+import type { ListFilter } from '../filtering/header.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import { MAX_JSON_DEPTH } from './body.js';
 
 const INT32_MAX = 2 ** 31 - 1;
 
-/** What a request asks, as validated: the handler's `ctx.params`, `ctx.query` and `ctx.body`. */
+/** What a request asks, as validated: the handler's `ctx.params`, `ctx.query`, `ctx.body` and `ctx.filter`. */
 export interface CheckedRequest {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
+  /** The list's X-Filter, parsed; undefined when none was sent or the operation takes none. */
+  filter?: ListFilter;
 }
 
 /** A request as received, whatever carried it: path parameters and query as strings, the body parsed. */
@@ -64,7 +67,7 @@ export function checkRequest(op: OperationSpec, request: ReceivedRequest, deps: 
   const params = request.params;
   const query = { ...request.query };
   const problems = [...v.params(params), ...v.query(query)];
-  readFilterHeader(deps.spec.document, op.operationId, request, query, deps.db, problems);
+  const filter = readFilterHeader(deps.spec.document, op.operationId, request, deps.db, problems);
   let body: unknown = request.body;
   const mediaType = op.requestBody && body !== undefined ? mediaTypeOf(request) : '';
   if (!op.requestBody) {
@@ -91,5 +94,5 @@ export function checkRequest(op: OperationSpec, request: ReceivedRequest, deps: 
     storableProblems(body, [], problems);
   }
   if (problems.length) throw new ApiError(400, problems);
-  return { params, query, body };
+  return { params, query, body, filter };
 }

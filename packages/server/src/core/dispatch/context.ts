@@ -35,13 +35,14 @@ export interface ContextRequest {
 
 /** `clock`: the one the handler reads (a cached list page is rendered on a clock pinned for it). */
 export function handlerContext(op: OperationSpec, { checked, auth, request, absoluteUrl }: ContextRequest, deps: HandlerDeps, clock: Clock = deps.clock): HandlerContext<OperationId> {
-  const { params, query, body } = checked;
+  const { params, query, body, filter } = checked;
   const { store } = deps;
   return {
     operation: op,
     params: params as never,
     query: query as never,
     body: body as never,
+    filter,
     auth,
     store,
     db: store.db,

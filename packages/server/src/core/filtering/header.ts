@@ -1,6 +1,7 @@
 // Reads the `X-Filter` header of a list operation (the language of @cloudapi/spec/filters, fields
-// from the bundle's x-filterable marks) and keeps the parsed filter beside the request's query, where
-// `paginate` (core/store/pagination.ts) finds it. A bad filter is a 400 naming X-Filter.
+// from the bundle's x-filterable marks) into the checked request's `filter` (core/dispatch/check.ts),
+// which the handler's context carries to `paginate` (core/store/pagination.ts) and the page cache
+// keys answers by. A bad filter is a 400 naming X-Filter.
 import { FILTER_HEADER, FilterError, filterSpecs, parseFilter } from '@cloudapi/spec/filters';
 import type { FilterSpec, ParsedFilter } from '@cloudapi/spec/filters';
 import type { ErrorDetail } from '../errors.js';
@@ -18,7 +19,6 @@ export interface ListFilter {
 }
 
 const specsOfDocument = new WeakMap<object, Map<string, FilterSpec>>();
-const filterOfQuery = new WeakMap<object, ListFilter>();
 
 /** The filter spec of a list operation, or undefined when it takes no X-Filter. */
 export function listFilterSpec(document: object, operationId: string): FilterSpec | undefined {
@@ -28,24 +28,21 @@ export function listFilterSpec(document: object, operationId: string): FilterSpe
 }
 
 /**
- * Parses the request's X-Filter for `operationId` into `problems` (a 400) or beside `query`.
- * A header sent to an operation that takes none is ignored, as other unknown headers are.
+ * The request's X-Filter for `operationId`, parsed; undefined without one, or with its problem
+ * added to `problems` (a 400). A header sent to an operation that takes none is ignored, as other
+ * unknown headers are.
  */
-export function readFilterHeader(document: object, operationId: string, request: { headers: Record<string, string | string[] | undefined> }, query: object, db: Kysely<any>, problems: ErrorDetail[]): void {
+export function readFilterHeader(document: object, operationId: string, request: { headers: Record<string, string | string[] | undefined> }, db: Kysely<any>, problems: ErrorDetail[]): ListFilter | undefined {
   const raw = request.headers[FILTER_HEADER.toLowerCase()];
-  if (raw === undefined) return;
+  if (raw === undefined) return undefined;
   const spec = listFilterSpec(document, operationId);
-  if (!spec) return;
+  if (!spec) return undefined;
   try {
     if (Array.isArray(raw)) throw new FilterError('was sent more than once: send one X-Filter header');
-    filterOfQuery.set(query, { operationId, spec, parsed: parseFilter(raw, spec), text: raw, engine: isPostgres(db) ? 'postgres' : 'sqlite' });
+    return { operationId, spec, parsed: parseFilter(raw, spec), text: raw, engine: isPostgres(db) ? 'postgres' : 'sqlite' };
   } catch (error) {
     if (!(error instanceof FilterError)) throw error;
     problems.push({ field: FILTER_HEADER, reason: `${FILTER_HEADER} ${error.reason}` });
+    return undefined;
   }
-}
-
-/** The filter read for this query object, if any. */
-export function filterOf(query: object): ListFilter | undefined {
-  return filterOfQuery.get(query);
 }

@@ -13,7 +13,7 @@ import type { TokenTable } from '../auth.js';
 import type { Catalogue } from '../catalogue.js';
 import type { Clock } from '../clock.js';
 import type { Services } from '../services.js';
-import type { ApiSpec, OperationSpec } from '../spec.js';
+import type { ApiSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { oneAtATime, refuseConnect } from './connection.js';
@@ -21,7 +21,7 @@ import { BODY_LIMIT, parseBodies } from './content-type-parser.js';
 import { installCors } from './cors.js';
 import { errorSender, handleErrors, unroutedErrors } from './error-handler.js';
 import { answerUnrouted } from './four-oh-four.js';
-import { registerOperations, routeUrls } from './route.js';
+import { operationOfRoute, registerOperations } from './route.js';
 import { ResponseSerialization } from './serialization.js';
 import { registerTrafficControls } from './traffic.js';
 import type { TrafficOptions } from './traffic.js';
@@ -124,8 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   drainUnreadBodies(app);
   refuseConnect(app.server, (reason) => errorBody({ errors: [{ reason }] }));
 
-  const routed = new Map<string, OperationSpec>(spec.operations.flatMap((op) => routeUrls(spec.basePath, op).map(({ url }) => [`${op.method} ${url}`, op] as const)));
-  registerTrafficControls(app, options.traffic ?? {}, (request) => routed.get(`${request.method} ${request.routeOptions.url}`) ?? null, (token) => tokens.lookup(token) !== undefined);
+  registerTrafficControls(app, options.traffic ?? {}, operationOfRoute, (token) => tokens.lookup(token) !== undefined);
 
   handleErrors(app, sendError);
   answerUnrouted(app, spec, sendError);

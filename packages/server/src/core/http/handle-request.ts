@@ -6,7 +6,6 @@ import type { HandlerOptions } from '../area.js';
 import type { Clock } from '../clock.js';
 import { handlerContext } from '../dispatch/context.js';
 import type { HandlerDeps } from '../dispatch/context.js';
-import { filterOf } from '../filtering/header.js';
 import type { OperationSpec } from '../spec.js';
 import { pageKey } from '../store/page-cache.js';
 import type { Serializer } from './serialization.js';
@@ -34,7 +33,7 @@ export function handleRequest(op: OperationSpec, definition: HandlerOptions<any>
   const pages = definition.cachedPages && successSerializer ? deps.store.pages : undefined;
   if (pages) {
     return async (request: FastifyRequest, reply: FastifyReply) => {
-      const key = pageKey(op.operationId, request.url, filterOf(request.checked!.query)?.text, request.auth?.tokenId);
+      const key = pageKey(op.operationId, request.url, request.checked!.filter?.text, request.auth?.tokenId);
       const body = await pages.answer(key, deps.clock, (clock) => definition.handle(contextOf(op, request, deps, clock)), successSerializer!);
       return reply.code(op.success.status).type(JSON_UTF8).send(body);
     };

@@ -1,8 +1,9 @@
 // One route per operation of the bundle (and per URL form of it), in request order: onRequest
 // authenticates, preValidation checks the request, the handler calls the area. Operations that
 // take no body are served where any body is dropped unread; an operation no started area serves
-// answers 501.
-import type { FastifyInstance } from 'fastify';
+// answers 501. Each route carries its operation in its config (`operationOfRoute`): what runs
+// before the route's own hooks (traffic.ts) finds it there.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestValidation } from '@cloudapi/spec/request-validation';
 import type { HandlerOptions } from '../area.js';
 import type { TokenTable } from '../auth.js';
@@ -16,7 +17,21 @@ import type { HandlerDeps } from './handle-request.js';
 import type { ResponseSerialization } from './serialization.js';
 import { validateRequest } from './validation.js';
 
-export { routeUrls } from '../dispatch/route-urls.js';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The bundle's operation a route serves. */
+    operation?: OperationSpec;
+  }
+}
+
+/**
+ * The operation of the route a request reached; null for a path no operation has, and for the
+ * HEAD that Fastify serves on a GET route (it shares the GET's config, not its method).
+ */
+export function operationOfRoute(request: FastifyRequest): OperationSpec | null {
+  const op = request.routeOptions.config.operation;
+  return op && op.method === request.method ? op : null;
+}
 
 export interface RouteOptions {
   spec: ApiSpec;
@@ -34,7 +49,7 @@ function addOperation(app: FastifyInstance, op: OperationSpec, options: RouteOpt
   const urls = routeUrls(spec.basePath, op);
   if (!definition) {
     const reason = `${op.operationId} (${op.method} ${op.path}) is not implemented by this server: no area serving it was started`;
-    for (const { url } of urls) app.route({ method: op.method, url, handler: async (_request, reply) => sendError(reply, 501, [{ reason }]) });
+    for (const { url } of urls) app.route({ method: op.method, url, config: { operation: op }, handler: async (_request, reply) => sendError(reply, 501, [{ reason }]) });
     return;
   }
   const onRequest = authenticateRequest(op, options.tokens, new Set(definition.conditionalGrants ?? []));
@@ -46,7 +61,7 @@ function addOperation(app: FastifyInstance, op: OperationSpec, options: RouteOpt
     const preValidation = wildcardParam
       ? [(request: any, _reply: unknown, done: () => void) => { request.params = { [wildcardParam]: request.params['*'] }; done(); }, validate]
       : validate;
-    app.route({ method: op.method, url, onRequest, preValidation, handler });
+    app.route({ method: op.method, url, config: { operation: op }, onRequest, preValidation, handler });
   }
 }
 

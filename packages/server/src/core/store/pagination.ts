@@ -3,7 +3,6 @@
 // from SQL with LIMIT/OFFSET, never by loading a table. A page past the last answers an empty
 // `data` with the real `pages` and `results` (spec/DECISIONS.md, section 8).
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { filterOf } from '../filtering/header.js';
 import type { ListFilter } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
 import { countRowsOnce } from './count.js';
@@ -16,6 +15,12 @@ import type { Template } from './prepared.js';
 export interface PageRequest {
   page?: number;
   page_size?: number;
+}
+
+/** What `paginate` reads of a list request (a handler passes its context): the page asked for, and the X-Filter. */
+export interface ListRequest {
+  query: PageRequest;
+  filter?: ListFilter;
 }
 
 export interface Page<T> {
@@ -133,11 +138,11 @@ function listQueriesOf(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>
 export async function paginate<Row, Out>(
   db: Kysely<any>,
   query: SelectQueryBuilder<any, any, Row>,
-  request: PageRequest,
+  request: ListRequest,
   map: (rows: Row[]) => Promise<Out[]> | Out[],
 ): Promise<Page<Out>> {
-  const { page, size, offset } = pageBounds(request);
-  const { key, queries } = listQueriesOf(db, query, filterOf(request));
+  const { page, size, offset } = pageBounds(request.query);
+  const { key, queries } = listQueriesOf(db, query, request.filter);
   const results = await countRowsOnce(db, queries.count, key);
   const rows = offset < results ? await pageRows(db, queries, size, offset) as Row[] : [];
   const shown: Page<Out> = { data: await map(rows), page, pages: pageCount(results, size), results };
