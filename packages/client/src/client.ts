@@ -6,13 +6,13 @@ import { requestMediaTypes, type ImageUploadRequest, type ImageUploadResponse, t
 import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { ApiError } from './errors.js';
-import { throwIfIncomplete } from './pagination-error.js';
+import { callSignal, resultOf } from './call.js';
+import type { AnyCall, AnyInit } from './call.js';
+import { listWalkers } from './list-walk.js';
 import { serializePath } from './paths.js';
 import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
-import type {
-  ClientMethod, GetMethod, GetPath, ListArguments, ListItemOf, ListPageOf, ListPathArgument, PaginationOptions, PaginationStop,
-} from './types.js';
+import type { ClientMethod, GetMethod, GetPath, ListArguments, ListItemOf, ListPageOf, ListPathArgument, PaginationStop } from './types.js';
 
 // openapi-fetch exports createClient only as its default. Its CommonJS file sets `exports.default`,
 // which our CommonJS build (Node's interop: the default import is `module.exports`) finds one level down.
@@ -95,8 +95,6 @@ export interface CloudApiClient {
   eject(...middleware: Middleware[]): void;
 }
 
-type AnyInit = { params?: { path?: object; query?: Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
-
 /**
  * A multipart body given as a plain object becomes FormData: a Blob (or File, which keeps its
  * name) is a file part, any other value a text field. FormData is passed through as it is.
@@ -107,8 +105,6 @@ export function toFormData(body: unknown): FormData {
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) if (value != null) form.append(name, value instanceof Blob ? value : String(value));
   return form;
 }
-type AnyResult = { data?: unknown; error?: unknown; response: Response };
-type AnyCall = (url: string, init?: AnyInit) => Promise<AnyResult>;
 
 /**
  * Sends a Planned request as its URL and options, or a Request (made for middleware) as it is, a
@@ -121,7 +117,6 @@ export function createClient(options: ClientOptions): CloudApiClient {
   const { baseUrl, token, timeoutMs = 30_000, userAgent = `cloudapi-client/${VERSION}` } = options;
   if (!baseUrl || typeof baseUrl !== 'string') throw new TypeError('baseUrl is required');
   const retry = resolveRetry(options.retry);
-  const timed = timeoutMs > 0 && timeoutMs < Infinity;
   const bearer = (value: string | undefined) => (value ? { Authorization: `Bearer ${value}` } : undefined);
   const tokenFunction = typeof token === 'function' ? token : undefined;
   /** Whether middleware was ever registered: from then on openapi-fetch builds real Requests. */
@@ -144,24 +139,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
       const operation = `${method} ${url}`;
       const callerSignal = init.signal as AbortSignal | null | undefined;
       const custom = (init.fetch as Fetch | undefined) ?? options.fetch;
-      let signal = callerSignal;
-      let arm: ((on: boolean) => void) | undefined;
-      let unlink: (() => void) | undefined;
-      if (timed) {
-        const controller = new AbortController();
-        let handle: ReturnType<typeof setTimeout> | undefined;
-        arm = (on) => {
-          clearTimeout(handle);
-          if (on) handle = setTimeout(() => controller.abort(new DOMException(`${operation} timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-        };
-        // (An already aborted signal stops the call before it sends anything.)
-        if (callerSignal) {
-          const follow = () => controller.abort(callerSignal.reason);
-          callerSignal.addEventListener('abort', follow, { once: true });
-          unlink = () => callerSignal.removeEventListener('abort', follow);
-        }
-        signal = controller.signal;
-      }
+      const { signal, arm, release } = callSignal(operation, timeoutMs, callerSignal);
       const own: AnyInit = {
         ...init,
         // Without `params.path`, openapi-fetch would leave `{name}` in the URL.
@@ -179,80 +157,14 @@ export function createClient(options: ClientOptions): CloudApiClient {
       // (ASCII only: a header value carries bytes).
       if (filter !== undefined) own.headers = openapiFetch.mergeHeaders(own.headers as HeadersOptions, { [FILTER_HEADER]: encodeFilterHeader(filter) });
       try {
-        const { data, error, response } = await send(url, own);
-        if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };
-        // openapi-fetch read the body as text. Every success of the spec is a JSON object
-        // (test/derived.test.ts holds the bundle to it): anything else is an ApiError.
-        let cause: unknown;
-        try {
-          const value: unknown = JSON.parse(data as string);
-          if (value && typeof value === 'object' && !Array.isArray(value)) return { data: value, response };
-        } catch (failure) {
-          cause = failure;
-        }
-        return { error: new ApiError(response, data, operation, response.url || url, 'not a JSON object', cause), response };
+        return resultOf(await send(url, own), operation, url);
       } finally {
-        arm?.(false);
-        unlink?.();
+        release();
       }
     };
   };
   const GET = call('GET');
   const POST = call('POST');
-
-  async function* pages(path: string, init: AnyInit & PaginationOptions & { filter?: unknown } = {}) {
-    // `filter` stays in `rest`: every page is asked with it, or the pages would not add up.
-    const { maxPages = 10_000, onStop, ...rest } = init;
-    let page = Number(rest.params?.query?.page ?? 1);
-    let count = 0;
-    let reason: PaginationStop['reason'] | '' = '';
-    const firsts = new Set<string | undefined>();
-    while (count < maxPages) {
-      const { data, error, response } = await GET(path, { ...rest, params: { ...rest.params, query: { ...rest.params?.query, page } } });
-      if (error) throw error;
-      count += 1;
-      const body = data as { data: Array<{ id?: unknown } | undefined>; pages?: number };
-      if (!Array.isArray(body.data)) throw new ApiError(response, body, `GET ${path}`, undefined, 'not a page of a list');
-      // A server that ignores `page` answers the same page again: stop rather than loop.
-      const first = JSON.stringify(body.data[0]?.id ?? body.data[0]);
-      if (firsts.has(first)) {
-        reason = 'repeated-page';
-        break;
-      }
-      firsts.add(first);
-      yield body;
-      reason = !(page < Number(body.pages)) ? 'last-page' : body.data.length ? '' : 'empty-page';
-      if (reason) break;
-      page += 1;
-    }
-    const stop: PaginationStop = { reason: reason || 'max-pages', pages: count };
-    onStop?.(stop);
-    return stop;
-  }
-
-  // Both throw a PaginationError when the walk stopped short (pagination-error.ts); `pages` only
-  // returns the reason. `items`, from listAll, collects what was read.
-  async function* paginate(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }, items?: unknown[]) {
-    const walk = pages(path, init);
-    let count = 0;
-    let step;
-    try {
-      while (!(step = await walk.next()).done) {
-        count += step.value.data.length;
-        items?.push(...step.value.data);
-        yield* step.value.data;
-      }
-    } finally {
-      await walk.return(undefined as never); // the caller broke out: end the page walk too
-    }
-    throwIfIncomplete(`GET ${path}`, step.value, !!init?.onStop, count, items);
-  }
-
-  async function listAll(path: string, init?: AnyInit & PaginationOptions & { filter?: unknown }) {
-    const items: unknown[] = [];
-    for await (const item of paginate(path, init, items)) void item;
-    return items;
-  }
 
   async function uploadImage(body: ImageUploadRequest, data: UploadData, { signal }: UploadOptions = {}) {
     const created = await unwrap(POST('/images/upload', { body, signal })) as ImageUploadResponse;
@@ -278,9 +190,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
     POST,
     PUT: call('PUT'),
     DELETE: call('DELETE'),
-    pages,
-    paginate,
-    listAll,
+    ...listWalkers(GET),
     uploadImage,
     use(...middleware: Middleware[]) {
       hooked = true;
