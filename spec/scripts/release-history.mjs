@@ -29,6 +29,6 @@ export async function releaseHistory({ specDir = ownSpecDir, current: given } = 
     writeFileSync(cached, JSON.stringify(document));
     return document;
   }
-  const current = given ?? (await (await createBundler({ specDir })).bundle()).document;
+  const current = given ?? (await (await createBundler({ specDir })).bundle({ text: false })).document;
   return { repo: where.repo, tags, bundleAt, current, changelog: () => apiChangelog({ tags, bundleAt, current }) };
 }
