@@ -2,6 +2,9 @@
 // as tables, one row per change with its kind, operation and field, breaking ones marked. A plain
 // page with its style inline: it renders with no network and no script.
 
+/** Its file name beside index.html, which links to it. */
+export const CHANGELOG_PAGE = 'changelog.html';
+
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 function row(change) {

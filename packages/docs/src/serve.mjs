@@ -50,12 +50,15 @@ async function fileFor(root, requestPath) {
 
 /**
  * Serves `root` until `stop()`.
- * @param {{ root?: string, port?: number, host?: string, json?: Record<string, () => unknown> }} [options] port 0 picks a free port;
- *   `json` answers these paths with what the function returns now, as JSON (`npm start` tells the
- *   page's "Try it" console where the mock and the server are: /try-it/targets.json).
+ * @param {{ root?: string, port?: number, host?: string, json?: Record<string, () => unknown>,
+ *   routes?: Record<string, (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => void> }} [options]
+ *   port 0 picks a free port; `json` answers these paths with what the function returns now, as
+ *   JSON (`npm start` tells the page's "Try it" console where the mock and the server are:
+ *   /try-it/targets.json); `routes` answers these paths itself (`npm run dev`'s live channel,
+ *   src/live.mjs).
  * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
  */
-export async function serveStatic({ root = docsDistDir, port = 8080, host = '127.0.0.1', json = {} } = {}) {
+export async function serveStatic({ root = docsDistDir, port = 8080, host = '127.0.0.1', json = {}, routes = {} } = {}) {
   const base = path.resolve(root);
   const server = createServer(async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -64,6 +67,10 @@ export async function serveStatic({ root = docsDistDir, port = 8080, host = '127
       return;
     }
     const pathname = new URL(request.url, 'http://localhost').pathname;
+    if (Object.hasOwn(routes, pathname)) {
+      routes[pathname](request, response);
+      return;
+    }
     if (Object.hasOwn(json, pathname)) {
       const body = `${JSON.stringify(json[pathname]())}\n`;
       response.writeHead(200, { 'content-type': TYPES['.json'], 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
