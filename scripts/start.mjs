@@ -57,7 +57,7 @@ if (options.build) {
     : `✔ built ${counts ? `${Number(counts[2]) - Number(counts[1])} of ${counts[2]} tasks` : 'the pipeline'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const [{ docsDistDir, serveStatic }, { mockDocumentPath, startMock }, { startServer }] = await Promise.all([
+const [{ createLiveChannel, docsDistDir, serveStatic }, { mockDocumentPath, startMock }, { startServer }] = await Promise.all([
   import('@cloudapi/docs'), import('@cloudapi/mock'), import('@cloudapi/server'),
 ]).catch((error) => {
   console.error(`✖ the built packages could not be loaded (${error.message}): run \`npm start\` without --no-build (or \`npm run build\`) first.`);
@@ -82,7 +82,9 @@ for (const file of ['spec/dist/openapi.yaml', 'spec/dist/openapi.json', 'package
 // fails, the others are stopped before exiting.
 const env = process.env;
 const tryItTargets = [];
-const docs = await serveStatic({ root: docsDistDir, port: docsPort, host, json: { '/try-it/targets.json': () => ({ targets: tryItTargets }) } })
+// Watch mode: the docs server also tells open pages of each change (the designer loop's live channel).
+const live = options.watch === true ? createLiveChannel({ root: docsDistDir }) : null;
+const docs = await serveStatic({ root: docsDistDir, port: docsPort, host, json: { '/try-it/targets.json': () => ({ targets: tryItTargets }) }, routes: live?.routes })
   .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }));
 // The docs' origin, and its localhost twin (a reader may type either).
 const docsOrigins = docs.status === 'fulfilled' ? [new URL(docs.value.url).origin, ...(host === '127.0.0.1' ? [`http://localhost:${docs.value.port}`] : [])] : [];
@@ -124,6 +126,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (stopping) return;
     stopping = true;
     await loop?.close();
+    live?.close();
     await Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
     console.log('\n✔ stopped the docs, the mock and the server.');
     process.exit(0);
@@ -141,6 +144,7 @@ if (watching) {
       mockDocument: mockDocumentPath,
       docsDir: docsDistDir,
       docsUrl: docs.value.url,
+      live,
     });
   } catch (error) {
     console.error(`✖ the designer loop did not start: ${error.stack ?? error.message}`);
