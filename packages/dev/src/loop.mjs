@@ -5,12 +5,13 @@
 //   bundle    in a second worker (src/build-worker.mjs), re-reading only the edited files
 //   mock, docs, breaking   the mock serving it, the open docs pages showing it, what it breaks
 //             compared with HEAD (src/preview-stages.mjs)
+// (spec/dist is written when the designer pauses: nothing above needs its texts)
 //
 // The main thread only writes files, starts processes and prints, so a stage's line is printed
 // the moment its worker answers. The lint findings also go to the open pages (src/problems.mjs).
 //
-// When the designer pauses (`idleMs` without a save), the work nobody waits for: the whole spec
-// and its bundle are linted, to catch what the lint of the change cannot see (a component nobody
+// When the designer pauses (`idleMs` without a save), the work nobody waits for: spec/dist is
+// written, the whole spec and its bundle are linted, to catch what the lint of the change cannot see (a component nobody
 // uses any more, a duplicate operationId), and the docs page on disk is rebuilt (for a reload, or
 // `npm start` later). A save stops that work and every stage of an older save that is still
 // running, and starts again with every file saved since (src/schedule.mjs).
@@ -76,8 +77,10 @@ export async function startDevLoop({
   }
   const baseName = await builder.call('base');
 
-  /** Once the designer pauses: the whole-spec lint, then the docs page on disk. */
+  /** Once the designer pauses: spec/dist, the whole-spec lint, then the docs page on disk. */
   const whenIdle = (since, run, shown) => schedule.afterIdle(async () => {
+    await preview.writeDist(run);
+    if (!isCurrent(run)) return;
     await lints.lintWhole(since, run, shown, bundled ? bundleYaml : null);
     if (isCurrent(run)) await preview.rebuildSite(since, run);
   });
@@ -106,7 +109,7 @@ export async function startDevLoop({
       return;
     }
     bundled = true;
-    log(stageLine('bundle', since, '✔ bundled (spec/dist is written once the mock and the pages have it)'));
+    log(stageLine('bundle', since, '✔ bundled (spec/dist is written when you pause)'));
     if (!isCurrent(run)) return;
     await preview.afterBundle(result, since, run);
     const shown = await linted;
@@ -124,6 +127,7 @@ export async function startDevLoop({
   return {
     idle: schedule.idle,
     async close() {
+      await preview.writeDist(schedule.current()).catch((error) => log(`✖ spec/dist was not written: ${error.message}`));
       schedule.close();
       preview.stopSite();
       await watcher.close();

@@ -5,8 +5,9 @@
 //             renders it in place
 //   breaking  what the bundle breaks for clients compared with HEAD, each finding with its file and line
 //
-// then spec/dist written (the bundle's texts, its 3.0 edition), and, when the designer pauses,
-// the docs page on disk rebuilt (`site`: for a reload, and for `npm start` after the session).
+// and, when the designer pauses, spec/dist written (the bundle's texts, its 3.0 edition: slower
+// than the bundle, and nothing above needs them) and the docs page on disk rebuilt from it
+// (`site`: for a reload, and for `npm start` after the session).
 // The bundle worker (src/build-worker.mjs) derives everything; this side writes files, starts
 // processes and prints.
 import path from 'node:path';
@@ -26,6 +27,7 @@ export function createPreviewStages({
   // The docs version the pages were last sent, and whether the page on disk shows it.
   let site = { version: null, current: true };
   let docsBuild = null;
+  let distStale = false; // spec/dist does not hold the last bundle
   const ended = (stage, run, since, ok) => onStage({ run, stage, ms: Date.now() - since, ok });
 
   async function reloadMock(json, since, run) {
@@ -66,15 +68,6 @@ export function createPreviewStages({
     log(stageLine('breaking', since, [`${mark ? `${mark} ` : ''}${lines[0]}`, ...rest].join('\n')));
   }
 
-  /** spec/dist: the bundle's texts, then its 3.0 edition (slower than the bundle; no stage needs it). */
-  async function writeDist(run) {
-    const files = await builder.call('files');
-    if (!isCurrent(run)) return;
-    writeAtomically(bundleDir, files);
-    const edition = await builder.call('edition30');
-    if (isCurrent(run)) writeAtomically(bundleDir, edition);
-  }
-
   return {
     /**
      * The session's first bundle: written to spec/dist if it differs (`upToDate` says it does
@@ -88,12 +81,25 @@ export function createPreviewStages({
     /** The stages of a new bundle; `mockJson` is the mock's document. */
     async afterBundle({ mockJson }, since, run) {
       site.current = false;
+      distStale = true;
       const stages = [];
       if (mock && mockDocument) stages.push(reloadMock(mockJson, since, run));
       if (live) stages.push(sendDocs(since, run));
-      stages.push(reportBreaking(since, run), writeDist(run));
+      stages.push(reportBreaking(since, run));
       const outcome = await Promise.allSettled(stages);
       for (const failed of outcome.filter((o) => o.status === 'rejected')) log(`  ✖ ${failed.reason?.stack ?? failed.reason}`);
+    },
+
+    /** spec/dist, when it does not hold the last bundle yet: its texts, then its 3.0 edition. */
+    async writeDist(run) {
+      if (!distStale) return;
+      const files = await builder.call('files');
+      if (!isCurrent(run)) return;
+      writeAtomically(bundleDir, files);
+      const edition = await builder.call('edition30');
+      if (!isCurrent(run)) return;
+      writeAtomically(bundleDir, edition);
+      distStale = false;
     },
 
     /** The docs page on disk, from spec/dist, when it does not show the last bundle yet. */
