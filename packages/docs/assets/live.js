@@ -68,9 +68,12 @@
   }
 
   // Resolves once `container` shows what the reader was looking at (or, when the change removed
-  // it, once Redoc has rendered anything for a moment); rejects with Redoc's own error.
+  // it, once Redoc has rendered anything for a moment); rejects with Redoc's own error, or when
+  // Redoc rendered nothing within RENDER_LIMIT_MS.
+  var RENDER_LIMIT_MS = 30000;
   function rendered(container, place) {
     return new Promise(function (resolve, reject) {
+      var started = Date.now();
       var sinceContent = null;
       var observer = new MutationObserver(check);
       var timer = setInterval(check, 100);
@@ -82,7 +85,10 @@
       function check() {
         var alert = container.querySelector('[role="alert"]');
         if (alert && /Failed to load/.test(alert.textContent)) return done(new Error(alert.textContent));
-        if (!container.querySelector('h1, h2')) return;
+        if (!container.querySelector('h1, h2')) {
+          if (Date.now() - started > RENDER_LIMIT_MS) done(new Error('Redoc rendered nothing within ' + RENDER_LIMIT_MS / 1000 + ' s'));
+          return;
+        }
         // (a Try it form is opened again after the swap: its operation's section is enough)
         var wanted = place.anchor && place.anchor.selector.charAt(0) === '[' ? place.anchor.selector : place.section;
         if (!wanted || container.querySelector(wanted)) return done();
