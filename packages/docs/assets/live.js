@@ -101,16 +101,16 @@
 
   // ---- Rendering a new version -----------------------------------------------------------------
 
-  // Redoc scrolls the page when it mounts (its route's element into view, the top of the page
-  // without a route, a lazy section above the window made up for) and keeps the route's element
-  // in view while the page grows, until the reader scrolls or types: right for a navigation,
-  // wrong for a re-render under the reader's eyes. While a version renders hidden, the scrolling
-  // it asks for does nothing; once it is swapped in, Redoc is told the reader took over (it
-  // listens for wheel, touchmove, keydown and mousedown).
+  // Redoc scrolls the page when it mounts (its route's element into view, found by id: the page's
+  // one while the new version renders; the top of the page without a route; a lazy section above
+  // the window made up for) and keeps the route's element in view while the page grows, until the
+  // reader scrolls or types: right for a navigation, wrong for a re-render under the reader's
+  // eyes. While a version renders hidden, no scrolling happens; once it is swapped in, Redoc is
+  // told the reader took over (it listens for wheel, touchmove, keydown and mousedown).
   var renderingInto = null;
   var elementScrollIntoView = Element.prototype.scrollIntoView;
   Element.prototype.scrollIntoView = function () {
-    if (renderingInto && renderingInto.contains(this)) return undefined;
+    if (renderingInto) return undefined;
     return elementScrollIntoView.apply(this, arguments);
   };
   ['scrollTo', 'scrollBy', 'scroll'].forEach(function (name) {
