@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/cli.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const WORKSPACES = ['packages/cli', 'packages/client', 'packages/types', 'spec', 'packages/server'];
+// (@cloudapi/sqlite-node20: the server's SQLite driver on Node 20, an optional dependency a consumer gets from the registry.)
+const WORKSPACES = ['packages/cli', 'packages/client', 'packages/types', 'spec', 'packages/server', 'packages/sqlite-node20'];
 
 interface Run { code: number; stdout: string; stderr: string }
 // npm_* variables that a `npm test` passes down would point npm back at the monorepo.

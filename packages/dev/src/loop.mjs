@@ -17,7 +17,9 @@
 // running, and starts again with every file saved since (src/schedule.mjs).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { defaultBundleFile } from '@cloudapi/spec/bundle';
 import { writeAtomically } from '@cloudapi/spec/files';
 import { createSourceIndex } from '@cloudapi/spec/sources';
 import { isSourceFile, isStyleFile, watchSources } from '@cloudapi/spec/watch';
@@ -27,6 +29,15 @@ import { createLintStages } from './lint-stages.mjs';
 import { createPreviewStages } from './preview-stages.mjs';
 import { createProblemBoard } from './problems.mjs';
 import { createSchedule } from './schedule.mjs';
+
+/**
+ * Where the bundle of `specDir` is written: the folder @cloudapi/spec publishes its bundle files
+ * from (spec/dist), at the same place under `specDir` (which may be a copy, in the tests).
+ */
+function bundleDirOf(specDir) {
+  const ownSpecDir = path.dirname(createRequire(import.meta.url).resolve('@cloudapi/spec/package.json'));
+  return path.join(specDir, path.relative(ownSpecDir, path.dirname(defaultBundleFile('openapi.yaml'))));
+}
 
 /**
  * @param {object} options
@@ -49,7 +60,7 @@ import { createSchedule } from './schedule.mjs';
  *   with the linters loaded; `idle()` resolves when no rebuild is running, queued or waiting
  */
 export async function startDevLoop({
-  specDir, bundleDir = path.join(specDir, 'dist'), mock = null, mockDocument = null, docsDir = null, docsUrl = '', live = null,
+  specDir, bundleDir = bundleDirOf(specDir), mock = null, mockDocument = null, docsDir = null, docsUrl = '', live = null,
   baseRef = 'HEAD', log = console.log, onStage = () => {}, debounceMs, idleMs = 3000,
 }) {
   const cwd = process.cwd();

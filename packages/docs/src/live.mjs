@@ -11,17 +11,17 @@
 //   /_live/docs.json     the latest docs-only copy of the bundle and the Try it data, the only
 //                        thing a page fetches to show a change (the page itself is 3 MB)
 //
-// Every route answers only a trusted Host (an IP address, localhost or a name under .localhost):
-// a DNS-rebinding page (another name resolving to 127.0.0.1) is refused. The events and the
-// docs copy also answer only pages of this origin: before CVE-2025-24010, Vite's development
-// socket told any web page what the developer was editing.
+// The docs server's boundary (serve.mjs, with the Host rule of @cloudapi/spec/trust) answers
+// every route only for a trusted Host: a DNS-rebinding page (another name resolving to
+// 127.0.0.1) never gets here. The events and the docs copy also answer only pages of this origin:
+// before CVE-2025-24010, Vite's development socket told any web page what the developer was editing.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { docsDistDir } from './serve.mjs';
+import { parseHostHeader } from '@cloudapi/spec/trust';
+import { answerText, docsDistDir } from './serve.mjs';
 import { insertBeforeBodyEnd, scriptJson } from './try-it.mjs';
 
 const assetsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'assets');
@@ -39,45 +39,27 @@ const REDOC_HANDOVER = "window.cloudapiRedoc = { init, options: __redoc_options 
 const MAX_CLIENTS = 64;
 const HEARTBEAT_MS = 20_000;
 
-/** Whether `hostname` (from a Host header) is one this machine's servers answer by default. */
-function trustedHostname(hostname, allowedHosts) {
-  const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || allowedHosts.includes(name);
-}
-
 /**
- * Why a request may not use the live channel, or null when it may. `sameOrigin` adds the origin
- * check: a browser names the page's origin (Origin) on cross-origin requests, and says where a
- * request comes from (Sec-Fetch-Site); either naming another origin is refused. A client that is
- * not a browser sends neither and is judged on the Host alone.
+ * Why a request may not hear the live channel, or null when it may. Only pages of this origin may:
+ * a browser names the page's origin (Origin) on cross-origin requests, and says where a request
+ * comes from (Sec-Fetch-Site); either naming another origin is refused. A client that is not a
+ * browser sends neither. The Host was judged before, at the docs server's boundary; this origin is
+ * the one that Host names.
  * @param {{ headers: Record<string, string | string[] | undefined> }} request
- * @param {{ sameOrigin?: boolean, allowedHosts?: string[] }} [options]
  * @returns {string | null}
  */
-export function liveRefusal(request, { sameOrigin = true, allowedHosts = [] } = {}) {
-  const host = request.headers.host;
-  let own;
-  try {
-    own = new URL(`http://${host}`);
-  } catch {
-    return 'the request has no valid Host';
-  }
-  if (!host || own.host !== host.toLowerCase() || !trustedHostname(own.hostname, allowedHosts.map((h) => h.toLowerCase()))) {
-    return 'the Host is not one this server answers';
-  }
-  if (!sameOrigin) return null;
+export function liveRefusal(request) {
+  const host = typeof request.headers.host === 'string' ? parseHostHeader(request.headers.host) : null;
+  if (!host) return 'the request has no valid Host';
+  const own = `http://${host.name}${host.port ? `:${host.port}` : ''}`;
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== own.origin) return 'the page is on another origin';
+  if (origin !== undefined && origin !== own) return 'the page is on another origin';
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'the request comes from another site';
   return null;
 }
 
-function refuse(response, reason) {
-  const body = `Refused: ${reason}.\n`;
-  response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
-  response.end(body);
-}
+const refuse = (request, response, reason) => answerText(request, response, 403, `Refused: ${reason}.`);
 
 let clientAssets = null;
 const client = () => (clientAssets ??= Object.fromEntries(['live.js', 'live.css'].map((name) => [name, readFileSync(path.join(assetsDir, name), 'utf8')])));
@@ -100,9 +82,9 @@ export function livePage(html, { version }) {
 
 /**
  * The live channel of the docs server.
- * @param {{ root?: string, allowedHosts?: string[] }} [options] `root`: the built site
+ * @param {{ root?: string }} [options] `root`: the built site
  * @returns {{
- *   routes: Record<string, (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => void>,
+ *   routes: Record<string, import('./serve.mjs').Route>,
  *   publishDocs: (docsJson: string, options?: { pageHasIt?: boolean }) => string,
  *   pageBuilt: (version: string) => void,
  *   showProblems: (problems: { findings: object[], bundle: string | null }) => void,
@@ -113,7 +95,7 @@ export function livePage(html, { version }) {
  *   and the Try it data) and returns its version; `pageHasIt` says the built page shows it
  *   already. `pageBuilt` says the built page now shows that version.
  */
-export function createLiveChannel({ root = docsDistDir, allowedHosts = [] } = {}) {
+export function createLiveChannel({ root = docsDistDir } = {}) {
   // Versions are unique to this session, so a page left open from an earlier `npm run dev`
   // takes the docs of this one.
   const session = randomBytes(4).toString('hex');
@@ -127,17 +109,13 @@ export function createLiveChannel({ root = docsDistDir, allowedHosts = [] } = {}
   heartbeat.unref();
 
   async function page(request, response) {
-    const refusal = liveRefusal(request, { sameOrigin: false, allowedHosts });
-    if (refusal) return refuse(response, refusal);
     // The version first: if the page on disk is newer than it says, the client only renders once more.
     const { pageVersion } = state;
     let html;
     try {
       html = await readFile(path.join(root, 'index.html'), 'utf8');
     } catch {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end('Not found\n');
-      return;
+      return answerText(request, response, 404, 'The docs page is not built yet.');
     }
     const body = livePage(html, { version: pageVersion });
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
@@ -145,13 +123,9 @@ export function createLiveChannel({ root = docsDistDir, allowedHosts = [] } = {}
   }
 
   function events(request, response) {
-    const refusal = liveRefusal(request, { allowedHosts });
-    if (refusal) return refuse(response, refusal);
-    if (clients.size >= MAX_CLIENTS) {
-      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' });
-      response.end(`More than ${MAX_CLIENTS} pages are open.\n`);
-      return;
-    }
+    const refusal = liveRefusal(request);
+    if (refusal) return refuse(request, response, refusal);
+    if (clients.size >= MAX_CLIENTS) return answerText(request, response, 503, `More than ${MAX_CLIENTS} pages are open.`, { 'retry-after': '5' });
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'keep-alive',
     });
@@ -160,17 +134,14 @@ export function createLiveChannel({ root = docsDistDir, allowedHosts = [] } = {}
     send(response, 'docs', { version: state.version });
     send(response, 'problems', state.problems);
     clients.add(response);
-    request.on('close', () => clients.delete(response));
+    // The response's close, not the request's: the boundary reads the request to its end at once.
+    response.on('close', () => clients.delete(response));
   }
 
   function docs(request, response) {
-    const refusal = liveRefusal(request, { allowedHosts });
-    if (refusal) return refuse(response, refusal);
-    if (!state.docs) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      response.end('No docs published yet.\n');
-      return;
-    }
+    const refusal = liveRefusal(request);
+    if (refusal) return refuse(request, response, refusal);
+    if (!state.docs) return answerText(request, response, 404, 'No docs published yet.');
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(state.docs), 'cache-control': 'no-store' });
     response.end(request.method === 'HEAD' ? undefined : state.docs);
   }
