@@ -80,7 +80,7 @@ if (options.build) {
 }
 
 // The server is loaded by its own process (start/server-part.mjs); here its build is only checked.
-const [{ docsDistDir, serveStatic }, { mockDocumentPath, startMock }] = await Promise.all([
+const [{ createLiveChannel, docsDistDir, serveStatic }, { mockDocumentPath, startMock }] = await Promise.all([
   import('@cloudapi/docs'), import('@cloudapi/mock'),
 ]).catch((error) => {
   console.error(`✖ the built packages could not be loaded (${error.message}): run \`npm start\` without --no-build (or \`npm run build\`) first.`);
@@ -117,7 +117,10 @@ function docsOriginsOf(docsUrl) {
 const env = process.env;
 const tryItTargets = [];
 const say = (line) => console.log(line);
-const docs = await serveStatic({ root: docsDistDir, port: docsPort, host, allowedHosts, json: { '/try-it/targets.json': () => ({ targets: tryItTargets }) } })
+// Watch mode: the docs server also tells open pages of each change (the designer loop's live
+// channel, served behind the docs server's Host boundary).
+const live = options.watch === true ? createLiveChannel({ root: docsDistDir }) : null;
+const docs = await serveStatic({ root: docsDistDir, port: docsPort, host, allowedHosts, json: { '/try-it/targets.json': () => ({ targets: tryItTargets }) }, routes: live?.routes })
   .then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason }));
 if (docs.status === 'rejected') {
   console.error(`✖ the docs server did not start: ${docs.reason.message}`);
@@ -154,7 +157,10 @@ ${[...running.notices, ...(exposure ? [exposure] : [])].map((line) => `  ⚠ ${l
 
 let loop = null;
 let stopping = false;
-const stopAll = () => Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
+const stopAll = () => {
+  live?.close();
+  return Promise.all([docs.value.stop(), mock.value.stop(), server.value.stop()]);
+};
 // Nothing in this process should throw outside a request's boundary; if something does, it is
 // said, the parts are stopped, and the exit status says it failed.
 for (const event of ['uncaughtException', 'unhandledRejection']) {
@@ -189,6 +195,7 @@ if (watching) {
       mockDocument: mockDocumentPath,
       docsDir: docsDistDir,
       docsUrl: docs.value.url,
+      live,
     });
   } catch (error) {
     console.error(`✖ the designer loop did not start: ${error.stack ?? error.message}`);

@@ -6,7 +6,8 @@
 //   components are the files under components/<kind>/, named after the file (spec/DECISIONS.md,
 //   the layout test holds this); below that, the bundle mirrors the file.
 // - affectedBy(files): which path items (`/regions/{regionId}`) reference a file, directly or
-//   through other files: what an edit of that file can affect.
+//   through other files: what an edit of that file can affect; reachedFrom(keys) the other way:
+//   the files those path items reference.
 //
 // Files are parsed with their positions once and again only after invalidate() names them.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -163,6 +164,25 @@ export class SourceIndex {
       }
     }
     return referrers;
+  }
+
+  /**
+   * The files the path items `keys` reach, directly or through other files, and
+   * spec/openapi.yaml: what a lint of the root with only those path items looks at.
+   * @param {string[]} keys
+   * @returns {Set<string>}
+   */
+  reachedFrom(keys) {
+    const items = this.pathItemFiles();
+    const reached = new Set(['openapi.yaml']);
+    const queue = keys.map((key) => items.get(key)).filter(Boolean);
+    for (const file of queue) reached.add(file);
+    while (queue.length) {
+      for (const ref of this.load(queue.shift()).refs ?? []) {
+        if (!reached.has(ref.file)) { reached.add(ref.file); queue.push(ref.file); }
+      }
+    }
+    return reached;
   }
 
   /**

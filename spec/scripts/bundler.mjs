@@ -69,17 +69,25 @@ export function edition30(document) {
   return { files, losses };
 }
 
+/** The bundle as spec/dist holds it: its YAML and JSON texts, and both by file name. */
+export function bundleTexts(document) {
+  const yaml = stringifyYaml(document, { noRefs: true, lineWidth: -1 });
+  const json = `${JSON.stringify(document, null, 2)}\n`;
+  return { yaml, json, files: { 'openapi.yaml': yaml, 'openapi.json': json } };
+}
+
 /**
  * @param {{ specDir?: string }} [options]
- * @returns {Promise<{ bundle: () => Promise<{ document: object, yaml: string, json: string, files: Record<string, string> }>,
- *   invalidate: (files: string[]) => void, reload: () => void }>}
+ * @returns {Promise<{ bundle: (options?: { text?: boolean }) => Promise<{ document: object, yaml?: string, json?: string, files?: Record<string, string> }>,
+ *   invalidate: (files: string[]) => void, reload: () => void }>} `bundle({ text: false })` leaves
+ *   out the texts (bundleTexts() makes them later): the designer loop's preview needs only the document
  */
 export async function createBundler({ specDir: dir = specDir } = {}) {
   const root = path.resolve(dir);
   let config = null;
   let resolver = null;
   return {
-    async bundle() {
+    async bundle({ text = true } = {}) {
       config ??= await loadConfig({ configPath: path.join(root, 'redocly.yaml') });
       resolver ??= new PristineResolver(config.resolve);
       resolver.nextRun();
@@ -103,9 +111,7 @@ export async function createBundler({ specDir: dir = specDir } = {}) {
       // Each list's X-Filter gets a schema of exactly its marked fields (lib/filters.mjs).
       specializeFilterParameters(parsed);
       const document = Object.assign(Object.fromEntries(TOP_LEVEL_ORDER.filter((k) => k in parsed).map((k) => [k, parsed[k]])), parsed);
-      const yaml = stringifyYaml(document, { noRefs: true, lineWidth: -1 });
-      const json = `${JSON.stringify(document, null, 2)}\n`;
-      return { document, yaml, json, files: { 'openapi.yaml': yaml, 'openapi.json': json } };
+      return text ? { document, ...bundleTexts(document) } : { document };
     },
     invalidate(files) {
       for (const file of files) resolver?.forget(path.resolve(root, file));
@@ -147,7 +153,7 @@ export async function bundleAtRef({ repo, prefix, ref }) {
     execFileSync('tar', ['-x', '-C', scratch], { input: archive });
     const bundler = await createBundler({ specDir: path.join(scratch, prefix) });
     try {
-      return (await bundler.bundle()).document;
+      return (await bundler.bundle({ text: false })).document;
     } catch (error) {
       throw new BundleError(`the spec at "${ref}" does not bundle:\n${error.message}`);
     }

@@ -12,7 +12,7 @@ const ownSpecDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 /** The working tree's bundle, made by the bundler (loaded only then: it needs Redocly). @param {string} specDir */
 async function bundleOf(specDir) {
   const { createBundler } = await import('./bundler.mjs');
-  return (await (await createBundler({ specDir })).bundle()).document;
+  return (await (await createBundler({ specDir })).bundle({ text: false })).document;
 }
 
 /**

@@ -127,6 +127,19 @@ describe('watchSources on real files', () => {
     expect(await next()).toEqual(changed('paths/areas/regions.yaml'));
   }, 120_000);
 
+  it('sees an editor\'s backup dance (the original renamed to a backup, a new file written, the backup removed) as one change', async () => {
+    const { next, file } = await setUp();
+    const region = 'components/schemas/regions/Region.yaml';
+    for (const text of ['type: object\ndescription: backed up once\n', 'type: object\ndescription: backed up twice\n']) {
+      renameSync(file(region), file(`${region}~`));
+      writeFileSync(file(region), text);
+      rmSync(file(`${region}~`));
+      expect(await next()).toEqual(changed(region));
+    }
+    writeFileSync(file('openapi.yaml'), 'openapi: 3.1.0\n# sentinel\n');
+    expect(await next()).toEqual(changed('openapi.yaml'));
+  }, 120_000);
+
   it('gives one call for a burst of saves to several files', async () => {
     // A long quiet time: a burst written in one go cannot be split by a slow machine.
     const { next, file } = await setUp({ debounceMs: 400, maxWaitMs: 10_000 });

@@ -23,6 +23,17 @@ describe('what an edit reaches', () => {
     expect(sources.affectedBy(['components/schemas/WidgetCreateRequest.yaml'])).toEqual({ paths: ['/widgets'], fromRoot: true });
     expect(sources.affectedBy(['components/schemas/Unused.yaml'])).toEqual({ paths: [], fromRoot: false });
   });
+
+  it('names the files a path item reaches: what the lint of a change looks at', () => {
+    const reached = sources.reachedFrom(['/widgets/{widgetId}']);
+    expect(reached).toContain('openapi.yaml');
+    expect(reached).toContain('paths/widgets_{widgetId}.yaml');
+    expect(reached).toContain('components/parameters/WidgetId.yaml');
+    expect(reached).toContain('components/schemas/ErrorDetail.yaml'); // through ErrorResponse
+    expect(reached).not.toContain('components/schemas/WidgetCreateRequest.yaml'); // only /widgets uses it
+    expect(reached).not.toContain('paths/widgets.yaml');
+    expect(sources.reachedFrom([])).toEqual(new Set(['openapi.yaml']));
+  });
 });
 
 describe('focusedRoot', () => {

@@ -1,8 +1,10 @@
 // The designer loop tried as a designer would, on a copy of a small spec laid out like spec/,
-// with a real Prism mock, the real docs build and git for HEAD: add a property, break a style
-// rule, remove a required field, each saved the way editors with "safe write" save (write a
-// temporary file, rename it over the original). Each must be reported with its file and line,
-// the mock must serve the change and the docs must show it. Waits end on the loop's stage events;
+// with a real Prism mock, the docs server's live channel, the real docs build and git for HEAD:
+// add a property, break a style rule, remove a required field, each saved the way editors with
+// "safe write" save (write a temporary file, rename it over the original). Each must be reported
+// with its file and line, the mock must serve the change, the pages must be sent it and, once the
+// loop is idle, the docs page on disk must show it (test/live.test.mjs has the page in a browser).
+// Waits end on the loop's stage events;
 // the limits are generous for a loaded machine. Stage times are measured by `npm run bench:dev`,
 // not asserted here.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { serveStatic } from '@cloudapi/docs';
+import { createLiveChannel, serveStatic } from '@cloudapi/docs';
 import { startMock } from '@cloudapi/mock';
 import { basePathOf } from '@cloudapi/spec/bundle';
 import { deriveMockDocument } from '@cloudapi/mock/derive';
@@ -24,6 +26,7 @@ let dir;
 let specDir;
 let mock;
 let docs;
+let live;
 let loop;
 let apiUrl;
 const lines = [];
@@ -41,10 +44,11 @@ beforeAll(async () => {
   const mockDocument = path.join(dir, 'mock', 'openapi.mock.json');
   writeAtomically(path.dirname(mockDocument), { 'openapi.mock.json': JSON.stringify(deriveMockDocument(document)) });
   mkdirSync(path.join(dir, 'docs'));
-  [mock, docs] = await Promise.all([startMock({ port: 0, document: mockDocument, watch: false }), serveStatic({ root: path.join(dir, 'docs'), port: 0 })]);
+  live = createLiveChannel({ root: path.join(dir, 'docs') });
+  [mock, docs] = await Promise.all([startMock({ port: 0, document: mockDocument, watch: false }), serveStatic({ root: path.join(dir, 'docs'), port: 0, routes: live.routes })]);
   apiUrl = `${mock.url}${basePathOf(document)}`;
   loop = await startDevLoop({
-    specDir, mock, mockDocument, docsDir: path.join(dir, 'docs'), docsUrl: docs.url,
+    specDir, mock, mockDocument, docsDir: path.join(dir, 'docs'), docsUrl: docs.url, live, idleMs: 200,
     log: (line) => lines.push(line),
     onStage: (event) => {
       events.push(event);
@@ -55,6 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await loop?.close();
+  live?.close();
   await Promise.all([mock?.stop(), docs?.stop()]);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -92,7 +97,7 @@ describe('npm run dev, tried as a designer would', () => {
     expect(lines.join('\n')).toMatch(/lint all .*✔ clean: the whole spec and its bundle/);
   });
 
-  it('adds a property: lint clean, no breaking change, the mock serves it and the docs show it', async () => {
+  it('adds a property: lint clean, no breaking change, the mock serves it, the pages get it and the docs page on disk shows it', async () => {
     const before = lines.length;
     const rebuild = nextRebuild();
     atomicSave('components/schemas/Widget.yaml', (doc) => {
@@ -109,10 +114,15 @@ describe('npm run dev, tried as a designer would', () => {
     expect(said).toMatch(/breaking .*✔ no breaking change compared with HEAD \([0-9a-f]{7} "the spec before the session"\)/);
     expect(stages.mock.ok, said).toBe(true);
     expect(stages.docs.ok, said).toBe(true);
+    expect(said).toMatch(/docs .*✔ sent to 0 open pages at http:/);
     const widget = await (await fetch(`${apiUrl}/widgets/7`)).json();
     expect(widget.site_type).toBe('rooftop');
+    const sent = await (await fetch(new URL('_live/docs.json', docs.url))).json();
+    expect(JSON.stringify(sent.docs.definition.components.schemas.Widget)).toContain('site_type');
+    expect(sent.docs.tryIt.operations.map((op) => op.id)).toContain('getWidget');
+    // Once idle: the whole-spec lint, then the page on disk.
+    expect(said).toMatch(/lint all .*✔ clean[\s\S]*site .*✔ rebuilt/);
     expect(await (await fetch(docs.url)).text()).toContain('site_type');
-    expect(said).toMatch(/lint all .*✔ clean/);
   });
 
   it('breaks a style rule: the finding names the property, its file and line', async () => {

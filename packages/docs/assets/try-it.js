@@ -15,7 +15,7 @@
   'use strict';
   var data = JSON.parse(document.getElementById('try-it-data').textContent);
   // Redoc 3 gives each operation's section the id `<tag>/<operationId in lower case>`.
-  var byId = new Map(data.operations.map(function (op) { return [op.id.toLowerCase(), op]; }));
+  var byId = operationsById(data);
   var TOKEN_KEY = 'cloudapi.tryIt.token';
   var TARGET_KEY = 'cloudapi.tryIt.target';
   var TRUSTED_KEY = 'cloudapi.tryIt.trustedOrigins';
@@ -332,6 +332,63 @@
     });
     row.after(host);
   }
+
+  // ---- Live docs (`npm run dev`, assets/live.js) ----------------------------------------------
+  // The page renders a changed spec in place. Before, the console takes the new operations' data
+  // and notes the forms that are open; after, it opens them again on the new page with what was
+  // typed in them, the last answer, and the field that had the focus.
+
+  function operationsById(source) {
+    return new Map(source.operations.map(function (op) { return [op.id.toLowerCase(), op]; }));
+  }
+
+  function openForms() {
+    var forms = [];
+    document.querySelectorAll('.try-it-toggle[aria-expanded="true"]').forEach(function (button) {
+      var panel = button.parentNode.querySelector('.try-it-panel');
+      if (!panel) return;
+      var values = {};
+      panel.querySelectorAll('input, select, textarea').forEach(function (control) { values[control.getAttribute('aria-label')] = control.value; });
+      var focused = panel.contains(document.activeElement) ? document.activeElement : null;
+      var selection = null;
+      try { selection = focused && typeof focused.selectionStart === 'number' ? [focused.selectionStart, focused.selectionEnd] : null; } catch (error) { /* no selection in this control */ }
+      forms.push({ id: button.getAttribute('data-operation'), values: values, answer: panel.querySelector('.try-it-answer'), focus: focused && focused.getAttribute('aria-label'), selection: selection });
+    });
+    return forms;
+  }
+
+  function reopenForm(form) {
+    var button = document.querySelector('.try-it-toggle[data-operation="' + CSS.escape(form.id) + '"]');
+    if (!button) return; // the change removed the operation
+    if (button.getAttribute('aria-expanded') !== 'true') button.click();
+    var panel = button.parentNode.querySelector('.try-it-panel');
+    var answer = panel.querySelector('.try-it-answer');
+    while (form.answer && form.answer.firstChild) answer.appendChild(form.answer.firstChild);
+    // After the panel's own set-up of its targets: then what was typed wins.
+    loadTargets().then(function () {
+      panel.querySelectorAll('input, select, textarea').forEach(function (control) {
+        var label = control.getAttribute('aria-label');
+        if (Object.prototype.hasOwnProperty.call(form.values, label)) control.value = form.values[label];
+        if (label === form.focus) {
+          control.focus({ preventScroll: true });
+          if (form.selection) try { control.setSelectionRange(form.selection[0], form.selection[1]); } catch (error) { /* no selection in this control */ }
+        }
+      });
+      panel.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+  }
+
+  var reopening = [];
+  document.addEventListener('cloudapi:live-update', function (event) {
+    reopening = openForms();
+    data = event.detail.tryIt;
+    byId = operationsById(data);
+  });
+  document.addEventListener('cloudapi:live-updated', function () {
+    scan();
+    reopening.forEach(reopenForm);
+    reopening = [];
+  });
 
   // Redoc renders (and re-renders) operations as the reader moves: each new section gets its button.
   var scheduled = false;

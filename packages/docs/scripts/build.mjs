@@ -12,10 +12,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultBundleFile, loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
-import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
+import { docsAsset as asset, pageData } from '../src/page-data.mjs';
 import { POSTMAN_COLLECTION_FILE, postmanCollection } from '../src/postman.mjs';
-import { injectTryIt, tryItData, tryItMarkup } from '../src/try-it.mjs';
+import { injectTryIt, tryItMarkup } from '../src/try-it.mjs';
 import { CHANGELOG_PAGE, writeChangelogPage } from './changelog-page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -55,11 +55,7 @@ function run(args) {
 const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml', ...(pageOnly ? [] : ['openapi.3.0.json', 'openapi.3.0.yaml'])]
   .map((name) => [name, bundleDir ? path.join(bundleDir, name) : defaultBundleFile(name)]));
 const bundle = loadBundle(bundleFiles['openapi.json']);
-const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf8');
-const derived = deriveDocsDocument(bundle, {
-  logo: { url: svgDataUri(asset('logo.svg')), altText: bundle.info.title, href: bundle.info.contact?.url },
-});
-derived.info.description = `${derived.info.description ?? ''}\n\nWhat changed between releases, breaking changes marked: the [API changelog](${CHANGELOG_PAGE}).`;
+const { definition: derived, tryIt } = pageData(bundle);
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-docs-'));
 try {
@@ -85,7 +81,7 @@ try {
   const inlined = inlineCdnAssets(readFileSync(pagePath, 'utf8'), svgDataUri(asset('redocly-attribution.svg')));
   const { replaced } = inlined;
   // The "Try it" console, inlined like Redoc itself: the page still needs no other file.
-  const html = injectTryIt(inlined.html, tryItMarkup(tryItData(bundle), { script: asset('try-it.js'), style: asset('try-it.css') }));
+  const html = injectTryIt(inlined.html, tryItMarkup(tryIt, { script: asset('try-it.js'), style: asset('try-it.css') }));
   const remaining = cdnReferences(html);
   if (remaining.length) {
     console.error(`✖ the page still names CDN assets: ${[...new Set(remaining)].join(', ')}.\n` +

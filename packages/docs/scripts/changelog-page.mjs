@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { command, parse } from '@cloudapi/spec/cli';
 import { releaseHistory } from '@cloudapi/spec/release-history';
-import { changelogPage } from '../src/changelog-page.mjs';
+import { CHANGELOG_PAGE, changelogPage } from '../src/changelog-page.mjs';
 
-export const CHANGELOG_PAGE = 'changelog.html';
+export { CHANGELOG_PAGE };
 
 /**
  * @param {{ outDir: string, specDir?: string, current?: object, fileName?: string }} options `current`: the

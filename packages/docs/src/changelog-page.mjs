@@ -3,6 +3,9 @@
 // ones marked. A plain page with its style inline: it renders with no network and no script.
 import { groupChanges, LISTED_OPERATIONS as LISTED } from '@cloudapi/spec/changelog';
 
+/** Its file name beside index.html, which links to it. */
+export const CHANGELOG_PAGE = 'changelog.html';
+
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 const operation = (o) => `<code>${escape(o.operation)}</code>${o.operationId ? ` <small>${escape(o.operationId)}</small>` : ''}`;

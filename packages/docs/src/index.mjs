@@ -2,3 +2,5 @@
 export { deriveDocsDocument, describeGrant, extensionLines } from './derive.mjs';
 export { codeSamples, curlSample, clientSample } from './samples.mjs';
 export { docsDistDir, serveStatic } from './serve.mjs';
+export { pageData } from './page-data.mjs';
+export { createLiveChannel, liveRefusal } from './live.mjs';

@@ -79,7 +79,7 @@ async function fileFor(root, requestPath) {
 }
 
 /** Answers `status` with a one-line plain-text reason. */
-function answerText(request, response, status, reason, headers = {}) {
+export function answerText(request, response, status, reason, headers = {}) {
   const body = `${reason}\n`;
   response.writeHead(status, { ...headers, 'content-type': PLAIN, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
   response.end(request.method === 'HEAD' ? undefined : body);

@@ -54,16 +54,22 @@ export function tryItData(document) {
   };
 }
 
+/** `data` as the text of a `<script type="application/json">`: `<` escaped so that no string of the spec can close the element. */
+export function scriptJson(data) {
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}
+
 /** The console inlined into the page: its data, style and script (nothing fetched to show it). */
 export function tryItMarkup(data, { script, style }) {
-  // `<` escaped so that no string of the spec can close the script element.
-  const json = JSON.stringify(data).replace(/</g, '\\u003c');
-  return `<style id="try-it-style">${style}</style>\n<script type="application/json" id="try-it-data">${json}</script>\n<script>${script}</script>\n`;
+  return `<style id="try-it-style">${style}</style>\n<script type="application/json" id="try-it-data">${scriptJson(data)}</script>\n<script>${script}</script>\n`;
+}
+
+/** Inserts `markup` before the page's `</body>`; `what` names it in the error. */
+export function insertBeforeBodyEnd(html, markup, what) {
+  const at = html.lastIndexOf('</body>');
+  if (at < 0) throw new Error(`the page has no </body> to put ${what} before`);
+  return `${html.slice(0, at)}${markup}${html.slice(at)}`;
 }
 
 /** Inserts the console before `</body>`. */
-export function injectTryIt(html, markup) {
-  const at = html.lastIndexOf('</body>');
-  if (at < 0) throw new Error('the page has no </body> to put the Try it console before');
-  return `${html.slice(0, at)}${markup}${html.slice(at)}`;
-}
+export const injectTryIt = (html, markup) => insertBeforeBodyEnd(html, markup, 'the Try it console');

@@ -1,9 +1,12 @@
 // `npm start` after its build: the root script serves the docs, the mock and the reference server
 // on the ports it is given, prints their URLs and the server's token, trusts the docs' origin (on
 // the port they serve) for CORS, starts a part that dies again, and Ctrl-C (SIGINT) stops all
-// three. Run with --no-build: Turbo has built everything before this test runs.
+// three. Run with --no-build: Turbo has built everything before this test runs. With --watch
+// (`npm run dev`), the docs server also carries the designer loop's live channel, behind the same
+// Host rule (the page itself in Chromium: packages/dev/test/live.test.mjs).
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { createServer, connect } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -15,9 +18,9 @@ const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const startScript = path.join(rootDir, 'scripts', 'start.mjs');
 
 // The reference server keeps its data in a temporary folder, never the repository's .data/.
-function start(env) {
+function start(env, args = []) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-start-'));
-  const child = spawn(process.execPath, [startScript, '--no-build'], {
+  const child = spawn(process.execPath, [startScript, '--no-build', ...args], {
     cwd: rootDir, env: { ...process.env, HOST: '127.0.0.1', SERVER_PORT: '0', DATA_DIR: dataDir, TOKENS_FILE: '', DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -33,6 +36,18 @@ function start(env) {
     exited.then(() => setTimeout(() => { if (!pattern.exec(output)) { clearInterval(timer); clearTimeout(limit); reject(new Error(`exited before ${pattern}:\n${output}`)); } }, 100));
   });
   return { child, exited, waitFor, output: () => output };
+}
+
+/** A GET with these headers (Host included): the status and the body's first chunk. */
+function firstChunk(url, headers) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      res.setEncoding('utf8');
+      res.once('data', (chunk) => { resolve({ status: res.statusCode, type: res.headers['content-type'], text: chunk }); req.destroy(); });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function refused(port) {
@@ -94,6 +109,31 @@ describe('npm start (scripts/start.mjs)', () => {
       run.child.kill('SIGKILL');
     }
   }, 90_000);
+
+  it('with --watch, serves the live channel through the docs server\'s Host rule, to pages of its origin only', async () => {
+    const [docsPort, mockPort, serverPort] = [await freePort(), await freePort(), await freePort()];
+    const run = start({ DOCS_PORT: String(docsPort), PORT: String(mockPort), SERVER_PORT: String(serverPort), ALLOWED_HOSTS: 'docs.example' }, ['--watch']);
+    try {
+      await run.waitFor(/Watching spec/, 120_000);
+      const events = `http://127.0.0.1:${docsPort}/_live/events`;
+      const own = { host: `127.0.0.1:${docsPort}`, origin: `http://127.0.0.1:${docsPort}`, 'sec-fetch-site': 'same-origin' };
+      const heard = await firstChunk(events, own);
+      expect(heard.status).toBe(200);
+      expect(heard.type).toBe('text/event-stream; charset=utf-8');
+      // A name ALLOWED_HOSTS adds is served (the docs server's rule, not a second one); any other is not.
+      expect((await firstChunk(events, { host: `docs.example:${docsPort}` })).status).toBe(200);
+      const rebinding = await firstChunk(events, { host: `attacker.example:${docsPort}` });
+      expect(rebinding.status).toBe(403);
+      expect(rebinding.text).toMatch(/^The Host "attacker\.example:\d+" is not served here/);
+      expect(await firstChunk(events, { ...own, origin: 'http://attacker.example' })).toMatchObject({ status: 403, text: 'Refused: the page is on another origin.\n' });
+      // The page itself comes with the live client.
+      expect(await (await fetch(`http://127.0.0.1:${docsPort}/`)).text()).toContain('<script type="application/json" id="cloudapi-live">');
+      run.child.kill('SIGINT');
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 150_000);
 
   it('stops the mock and fails with a message when the docs port is taken', async () => {
     const blocker = createServer();

@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import { createAjv } from '@cloudapi/spec/schema-views';
 import { generateValid } from './generation.mjs';
+import { mergeOperations, partialDocument } from './incremental.mjs';
 
 const require = createRequire(import.meta.url);
 const fromPrism = { paths: [require.resolve('@stoplight/prism-http')] };
@@ -128,9 +129,21 @@ export async function createEngine({ document, errors, dynamic = false, seed, up
   });
   const components = { logger, validateSecurity: validateSecurityAnyCase, ...(upstream ? { mock: notImplemented } : {}) };
   const prism = createInstance(config, components);
+  return engineOf(prism, config, components, operations);
+}
 
+/** The engine answering with `operations`, on a Prism instance made once (its set-up is costly). */
+function engineOf(prism, config, components, operations) {
   return {
     operations: operations.length,
+    /**
+     * The same engine with the operations of the path items `paths` made again from `document`
+     * (with only the components they reach, see incremental.mjs), the others kept.
+     */
+    async updated(document, paths) {
+      const fresh = paths.size ? await getHttpOperationsFromSpec(partialDocument(document, paths)) : [];
+      return engineOf(prism, config, components, mergeOperations(operations, fresh, paths));
+    },
     /**
      * Prism's answer to a request, as values.
      * @param {{method: string, url: string, headers: object, body: unknown}} request `body` is the
@@ -151,7 +164,7 @@ export async function createEngine({ document, errors, dynamic = false, seed, up
       const { output, validations } = result.right;
       const violations = [...asViolations('request', validations.input), ...asViolations('response', validations.output)];
       const failing = violations.filter((v) => v.location[0] === 'response' && v.severity === 'Error');
-      if (errors && failing.length) {
+      if (config.errors && failing.length) {
         const problem = ProblemJsonError.toProblemJson(ProblemJsonError.fromTemplate(VIOLATIONS, 'The answer breaks its schema.', { validation: failing }));
         return { status: 500, headers: {}, violations, problem };
       }

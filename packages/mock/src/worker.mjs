@@ -8,6 +8,7 @@
 // message}. Messages in: {type: 'connection', id} with a socket, {type: 'reload', id}.
 import { readFile } from 'node:fs/promises';
 import { createEngine } from './engine.mjs';
+import { changedPaths } from './incremental.mjs';
 import { createFaultStage } from './faults.mjs';
 import { createFrontServer } from './front.mjs';
 import { parseFaults } from '@cloudapi/spec/faults';
@@ -27,7 +28,20 @@ async function load() {
   const document = JSON.parse(text);
   const simplest = Object.keys(document.paths ?? {}).find((path) => !path.includes('{') && document.paths[path].get);
   if (simplest && !options.upstream) await engine.answer({ method: 'GET', url: simplest, headers: {}, body: null });
-  return { engine, routes: createRoutes(document), filters: filterSpecs(document) };
+  return { engine, document, routes: createRoutes(document), filters: filterSpecs(document) };
+}
+
+/**
+ * The document as it is on disk now, re-reading only the path items it changed (incremental.mjs):
+ * the same engine, with their operations made again. A change every operation may depend on
+ * (info, servers, security schemes) loads it all.
+ */
+async function reload() {
+  const document = JSON.parse(await readFile(options.document, 'utf8'));
+  const change = changedPaths(served.document, document);
+  if (change.all) return load();
+  const engine = await served.engine.updated(document, change.paths);
+  return { engine, document, routes: createRoutes(document), filters: filterSpecs(document) };
 }
 
 let served = await load();
@@ -56,7 +70,7 @@ process.on('message', async (message, socket) => {
     socket.resume();
   } else if (message?.type === 'reload') {
     try {
-      served = await load();
+      served = await reload();
       process.send({ type: 'reloaded', id: message.id, operations: served.engine.operations });
     } catch (error) {
       process.send({ type: 'reload-failed', id: message.id, message: error.message });
