@@ -17,8 +17,8 @@ import ts from 'typescript';
 
 export const ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-/** Where shipped code lives: every workspace's src, lib, bin and scripts, the spec's style functions, the root's scripts. */
-export const SHIPPED = /^(spec\/(lib|scripts|style)|packages\/[^/]+\/(src|lib|bin|scripts)|scripts)\/.*\.(ts|mts|cts|tsx|mjs|cjs|js)$/;
+/** Where shipped code lives: every workspace's src, lib, bin, scripts and browser assets, the spec's style functions, the examples' sources, the root's scripts. */
+export const SHIPPED = /^(spec\/(lib|scripts|style)|packages\/[^/]+\/(src|lib|bin|scripts|assets)|examples\/[^/]+\/src|scripts)\/.*\.(ts|mts|cts|tsx|mjs|cjs|js)$/;
 const DECLARATION = /\.d\.[cm]?ts$/;
 
 /**
@@ -213,12 +213,23 @@ function nameOf(node) {
  * @param {{ root?: string }} [options]
  * @returns {{ file: string, name: string, line: number, lines: number }[]}
  */
+/**
+ * Whether a function is a browser script's wrapper, `(function name() { … })();` as a statement
+ * of the file: it stands for the file's scope (a script has no module scope), not for a step.
+ */
+function isScriptWrapper(node) {
+  if (!ts.isFunctionExpression(node) && !ts.isArrowFunction(node)) return false;
+  let up = node.parent;
+  while (up && ts.isParenthesizedExpression(up)) up = up.parent;
+  return Boolean(up && ts.isCallExpression(up) && up.parent && ts.isExpressionStatement(up.parent) && ts.isSourceFile(up.parent.parent));
+}
+
 export function functionLengths(files, { root = ROOT } = {}) {
   const out = [];
   for (const file of files) {
     const source = parse(root, file);
     const visit = (node) => {
-      if (FUNCTION_KINDS.has(node.kind) && (node.body || ts.isArrowFunction(node))) {
+      if (FUNCTION_KINDS.has(node.kind) && (node.body || ts.isArrowFunction(node)) && !isScriptWrapper(node)) {
         const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
         const last = source.getLineAndCharacterOfPosition(node.end).line;
         out.push({ file, name: nameOf(node), line: first + 1, lines: last - first + 1 });

@@ -91,4 +91,12 @@ describe('the structure checks themselves', () => {
     expect(lengthFindings(lengths, { 'packages/a/src/long.ts › long': LIMIT + 1 }).added[0]).toMatch(/more than the 121 allowed/);
     expect(lengthFindings([], { 'packages/a/src/long.ts › long': 200 }).gone).toEqual(['packages/a/src/long.ts › long']);
   });
+
+  it('read a browser script\'s wrapper as its scope, and the functions in it as functions', () => {
+    const body = Array.from({ length: LIMIT + 5 }, (_, i) => `    step(${i});`).join('\n');
+    write('packages/a/assets/page.js', `(function page() {\n  function inner() {\n${body}\n  }\n  (function nested() { inner(); })();\n})();\n`);
+    const lengths: Length[] = functionLengths(['packages/a/assets/page.js'], { root });
+    expect(lengths.map((f) => [f.name, f.lines])).toEqual([['inner', LIMIT + 7], ['nested', 1]]);
+    expect(sourceFiles().filter((f) => f.startsWith('packages/docs/assets/') || f.startsWith('examples/'))).not.toEqual([]);
+  });
 });
