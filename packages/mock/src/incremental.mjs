@@ -3,17 +3,28 @@
 // spec, where a designer's save changes one or two path items. A reload (worker.mjs) asks Prism
 // for the operations of the path items that changed, with only the components they reach, and
 // keeps the others.
+import { parsePointer } from '@cloudapi/spec/json-pointer';
+
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The `#/components/<kind>/<name>` references anywhere in `value`, as `kind/name`. */
+/** A reference's tokens; none for a malformed one, which bundling would have refused anyway. */
+function componentTokens(ref) {
+  try {
+    return parsePointer(ref);
+  } catch {
+    return [];
+  }
+}
+
+/** The `#/components/<kind>/<name>` references anywhere in `value`, as `kind/name` (the name unescaped). */
 function componentRefs(value, found = new Set()) {
   if (Array.isArray(value)) {
     for (const item of value) componentRefs(item, found);
   } else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if (key === '$ref' && typeof inner === 'string') {
-        const match = /^#\/components\/([^/]+)\/([^/]+)$/.exec(inner);
-        if (match) found.add(`${match[1]}/${match[2].replace(/~1/g, '/').replace(/~0/g, '~')}`);
+        const tokens = inner.startsWith('#/components/') ? componentTokens(inner) : [];
+        if (tokens.length === 3) found.add(`${tokens[1]}/${tokens[2]}`);
       } else {
         componentRefs(inner, found);
       }
@@ -30,7 +41,8 @@ function reachedComponents(document, value) {
     const key = queue.shift();
     if (reached.has(key)) continue;
     reached.add(key);
-    const [kind, name] = key.split('/');
+    const slash = key.indexOf('/'); // a kind has no slash; a name may
+    const [kind, name] = [key.slice(0, slash), key.slice(slash + 1)];
     for (const next of componentRefs(document.components?.[kind]?.[name])) if (!reached.has(next)) queue.push(next);
   }
   return reached;
@@ -65,7 +77,8 @@ export function partialDocument(document, paths) {
   const kept = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([key]) => paths.has(key)));
   const components = { securitySchemes: document.components?.securitySchemes ?? {} };
   for (const key of reachedComponents(document, kept)) {
-    const [kind, name] = key.split('/');
+    const slash = key.indexOf('/'); // a kind has no slash; a name may
+    const [kind, name] = [key.slice(0, slash), key.slice(slash + 1)];
     components[kind] ??= {};
     components[kind][name] = document.components[kind][name];
   }
