@@ -1,7 +1,6 @@
 // --filter: the X-Filter header. Where the spec gives the header a schema (the filtering branch
 // adds one per list operation), the JSON is checked against it before sending.
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the generator is JavaScript run at build time
 import { buildTable } from '../scripts/command-table.mjs';
 import { UsageError } from '../src/errors.js';
 import { planRequest } from '../src/request.js';

@@ -3,21 +3,20 @@
 // page (scripts/changelog-page.mjs, as the docs build writes it) lists both for every operation
 // that answers the schema, the removal marked breaking, first as unreleased, then as the next
 // release once that commit is tagged. Read in Chromium.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { parseDocument } from 'yaml';
 import { loadBundle } from '@cloudapi/spec/bundle';
 import { createSourceIndex } from '@cloudapi/spec/sources';
 import { operations } from '@cloudapi/spec/walk';
 import { writeChangelogPage } from '../scripts/changelog-page.mjs';
 import { serveStatic } from '../src/serve.mjs';
-import { CHROMIUM_ARGS } from './support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,8 +39,6 @@ const git = (...args) => execFileSync('git', ['-C', clone, ...args], { encoding:
 const run = (script, args) => execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 beforeAll(async () => {
-  const found = inject('chromium');
-  if (found.error) throw new Error(found.error);
   scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-changelog-'));
   clone = path.join(scratch, 'repo');
   execFileSync('git', ['clone', '--quiet', '--no-tags', repoRoot, clone], { stdio: 'ignore' });
@@ -59,7 +56,7 @@ beforeAll(async () => {
   if (required.includes(removed)) doc.setIn(['required'], doc.createNode(required.filter((name) => name !== removed)));
   writeFileSync(source, doc.toString());
   git('commit', '--quiet', '-am', `Adds ${ADDED}, removes ${removed}`);
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
+  browser = await openBrowser();
 }, 120_000);
 
 afterAll(async () => {
