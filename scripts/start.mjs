@@ -1,6 +1,6 @@
-// `npm start`: builds the whole pipeline through Turbo, reports what it produced, then serves the
-// documentation site, the mock and the reference server until Ctrl-C (SIGINT or SIGTERM), which
-// stops all three.
+// `npm start`: builds through Turbo what the three need (the rest of the pipeline follows in the
+// background), reports what it produced, then serves the documentation site, the mock and the
+// reference server until Ctrl-C (SIGINT or SIGTERM), which stops all three.
 // `npm run dev` (--watch) also runs the designer loop (@cloudapi/dev): each spec save is linted,
 // bundled, compared with HEAD, served by the mock and rebuilt into the docs, with stage times.
 //
@@ -9,7 +9,6 @@
 //   DATA_DIR, DATABASE_URL, TOKENS_FILE, TRANSITION_MS: the server's store, tokens and clock
 //   CORS_ORIGINS  more origins whose pages may call the mock and the server (the docs' always may)
 //   --no-build  serve what was built last
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 // the server are loaded with import() after the build, since on a fresh clone their entry points
 // (dist/) do not exist until it has run.
 import { command, parse } from '@cloudapi/spec/cli';
+import { buildForServing, buildTheRestInBackground } from './start-build.mjs';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 const options = parse(command('start', 'Builds the pipeline, then serves the documentation site, the mock and the reference server until Ctrl-C.')
   .option('--no-build', 'serve what was built last')
@@ -41,20 +40,11 @@ const mockPort = portFrom('PORT', 4010);
 const serverPort = portFrom('SERVER_PORT', 4020);
 const host = process.env.HOST || '127.0.0.1';
 
+// A fresh clone builds what the three servers need first, the rest of the pipeline while they
+// serve (scripts/start-build.mjs).
 if (options.build) {
-  // Turbo's banner and summary are kept back: one line says what was built, all of it shows when
-  // the build fails.
-  const started = Date.now();
-  const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (build.status !== 0) {
-    process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
-    console.error('\n✖ build failed; the output above says which task and why.');
-    process.exit(build.status || 1);
-  }
-  const counts = /Cached:\s+(\d+) cached, (\d+) total/.exec(build.stdout ?? '');
-  console.log(counts && counts[1] === counts[2]
-    ? `✔ build: everything up to date (${counts[2]} tasks from Turbo's cache)`
-    : `✔ built ${counts ? `${Number(counts[2]) - Number(counts[1])} of ${counts[2]} tasks` : 'the pipeline'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  buildForServing(rootDir);
+  buildTheRestInBackground(rootDir);
 }
 
 const [{ docsDistDir, serveStatic }, { mockDocumentPath, startMock }, { startServer }] = await Promise.all([
