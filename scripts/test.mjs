@@ -134,4 +134,18 @@ async function main(extra) {
   return failedRuns || sum.failed || silent.length ? 1 : 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(await main(process.argv.slice(2)));
+const USAGE = `Usage: npm test [-- <turbo options>]
+
+Lint and every package's tests: builds and packs first, then the tasks in ${LANES} lanes, longest first.
+  npm test -- --filter=<workspace>   one Turbo run of that selection (also --affected: npm run test:quick)
+  npm test -- --force                nothing from Turbo's cache
+  npm test -- --summarize            Turbo's run summaries in .turbo/runs/`;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  process.exit(await main(args));
+}
