@@ -27,11 +27,31 @@ const versions = options.versions.split(',').map((v) => v.trim()).filter(Boolean
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 
 function sh(cmd, args, opts = {}) {
+  return run(cmd, args, opts).stdout;
+}
+
+/** Runs a command to its end; throws with its output when it fails. */
+function run(cmd, args, opts = {}) {
   const result = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env, ...opts });
   if (result.status !== 0) {
     throw new Error(`${cmd} ${args.join(' ')} exited ${result.status ?? result.signal}\n${(result.stdout ?? '').slice(-3000)}\n${(result.stderr ?? '').slice(-3000)}`);
   }
-  return result.stdout;
+  return result;
+}
+
+/**
+ * What a consumer's install of the tarballs must not show: an engine warning (npm's EBADENGINE), or
+ * on Node 22 and later a native module to build (the server's drivers: better-sqlite3 12 is Node
+ * 20's, behind @cloudapi/sqlite-node20; 13 ships its binaries). Empty when all is well.
+ */
+function installProblems(app, output, major) {
+  const problems = output.split('\n').filter((line) => /EBADENGINE/.test(line));
+  if (Number(major) >= 22) {
+    const lock = JSON.parse(readFileSync(path.join(app, 'node_modules', '.package-lock.json'), 'utf8'));
+    const builds = Object.entries(lock.packages).filter(([where, entry]) => entry.hasInstallScript && existsSync(path.join(app, where, 'binding.gyp')));
+    problems.push(...builds.map(([where]) => `${where} would be built from source`));
+  }
+  return problems;
 }
 
 /**
@@ -86,11 +106,16 @@ try {
     try {
       const { binary, headers } = runtime(major, scratch);
       const nodeEnv = { ...env, PATH: `${path.dirname(binary)}${path.delimiter}${env.PATH}`, npm_config_nodedir: headers };
-      console.log(`▸ Node ${major} (${binary}): installing ${packed.length} tarballs`);
-      sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed], { cwd: app, env: nodeEnv });
-      // Node 20's SQLite driver (better-sqlite3 12) is built for that ABI by its own install step;
-      // Node 22 and later load better-sqlite3 13, whose Node-API binaries ship in the package
-      // (packages/server/src/core/store/sqlite.ts says why).
+      // A consumer never installs @cloudapi/sqlite-node20 itself: the server's optional dependency
+      // on it is skipped on Node 22 and later (its engines say Node 20), so its tarball is given on 20 only.
+      const tarballsFor = packed.filter((file) => Number(major) < 22 || !path.basename(file).startsWith('cloudapi-sqlite-node20-'));
+      console.log(`▸ Node ${major} (${binary}): installing ${tarballsFor.length} tarballs`);
+      const install = run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballsFor], { cwd: app, env: nodeEnv });
+      const problems = installProblems(app, `${install.stdout}\n${install.stderr}`, major);
+      if (problems.length) throw new Error(`the install of the tarballs on Node ${major}:\n${problems.join('\n')}`);
+      // Node 20's SQLite driver (better-sqlite3 12, through @cloudapi/sqlite-node20) is built for
+      // that ABI by its own install step; Node 22 and later load better-sqlite3 13, whose Node-API
+      // binaries ship in the package (packages/server/src/core/store/sqlite.ts says why).
       if (Number(major) < 22) sh(npm, ['rebuild', 'better-sqlite3'], { cwd: app, env: nodeEnv });
       const line = sh(binary, ['smoke.mjs'], { cwd: app, env: nodeEnv }).trim().split('\n').at(-1);
       const seen = JSON.parse(line);

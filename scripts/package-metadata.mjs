@@ -19,7 +19,11 @@ const repositoryUrl = rootManifest.repository.url.replace(/^git\+/, '').replace(
 // The order fields are written in: what a reader of the registry page looks for first.
 const ORDER = ['name', 'version', 'private', 'description', 'keywords', 'homepage', 'bugs', 'repository', 'license',
   'author', 'type', 'sideEffects', 'main', 'module', 'types', 'exports', 'bin', 'files', 'engines', 'scripts',
-  'dependencies', 'peerDependencies', 'peerDependenciesMeta', 'devDependencies', 'publishConfig'];
+  'dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'devDependencies', 'publishConfig'];
+
+// Packages whose own engines are the point of them: npm installs an optional dependency only where
+// its engines match (@cloudapi/sqlite-node20, the server's SQLite driver on Node 20 alone).
+const OWN_ENGINES = new Set(['@cloudapi/sqlite-node20']);
 
 function ordered(manifest) {
   const keys = [...ORDER.filter((key) => key in manifest), ...Object.keys(manifest).filter((key) => !ORDER.includes(key))];
@@ -32,7 +36,7 @@ export function expectedManifest(manifest, dir, versions) {
     ...manifest,
     repository: { type: 'git', url: rootManifest.repository.url, directory: dir },
     license: rootManifest.license,
-    engines: { ...manifest.engines, node: rootManifest.engines.node },
+    engines: OWN_ENGINES.has(manifest.name) ? manifest.engines : { ...manifest.engines, node: rootManifest.engines.node },
   };
   if (!manifest.private) {
     Object.assign(next, {
@@ -41,7 +45,7 @@ export function expectedManifest(manifest, dir, versions) {
       publishConfig: { access: 'public', provenance: true },
     });
   }
-  for (const field of ['dependencies', 'peerDependencies', 'devDependencies']) {
+  for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'devDependencies']) {
     if (!next[field]) continue;
     next[field] = Object.fromEntries(Object.entries(next[field]).map(([name, range]) =>
       [name, versions.has(name) ? `^${versions.get(name)}` : range]));

@@ -35,7 +35,7 @@ export const LANES = 2;
  * The packages whose tests take longest (on two cores, at rest), longest first: they start first,
  * so that both lanes end together. A package not named here follows them, in name order.
  */
-export const LONGEST_FIRST = ['@cloudapi/server', '@cloudapi/docs', '@cloudapi/spec', '@cloudapi/release', '@cloudapi/mock', '@cloudapi/contract', '@cloudapi/client', '@cloudapi/cli', '@cloudapi/msw'];
+export const LONGEST_FIRST = ['@cloudapi/release', '@cloudapi/server', '@cloudapi/docs', '@cloudapi/contract', '@cloudapi/spec', '@cloudapi/mock', '@cloudapi/cli', '@cloudapi/msw', '@cloudapi/client', '@cloudapi/neighbours', '@cloudapi/example-web-app'];
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
@@ -114,7 +114,9 @@ async function main(extra) {
     const lane = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         const [task, name] = item;
-        runs.push(await runTurbo(['run', task, `--filter=${name}`, continueFlag, ...only, ...extra], quiet));
+        const since = Date.now();
+        const run = await runTurbo(['run', task, `--filter=${name}`, continueFlag, ...only, ...extra], quiet);
+        runs.push({ ...run, label: `${name}#${task}`, ms: Date.now() - since });
       }
     };
     await Promise.all(Array.from({ length: LANES }, lane));
@@ -127,6 +129,9 @@ async function main(extra) {
   const count = (key) => runs.reduce((total, run) => total + run[key], 0);
   const minutes = (ms) => `${Math.floor(ms / 60_000)}m${((ms % 60_000) / 1000).toFixed(1).padStart(4, '0')}s`;
   console.log(`\nTurbo: ${count('successful')} of ${count('total')} tasks successful (${count('cached')} from its cache) in ${minutes(Date.now() - started)}`);
+  // Where the time went: the lanes' tasks that took longest (a cached one takes a second or two).
+  const slowest = runs.filter((run) => run.label && run.ms >= 5_000).sort((a, b) => b.ms - a.ms);
+  if (slowest.length) console.log(`slowest tasks: ${slowest.map((run) => `${run.label} ${(run.ms / 1000).toFixed(0)} s`).join(', ')}`);
   if (failedTasks.length) console.log(`✖ failed: ${failedTasks.join(', ')}`);
   const details = [`${sum.runs} test runs`, sum.skipped && `${sum.skipped} skipped`, sum.todo && `${sum.todo} todo`].filter(Boolean).join(', ');
   console.log(`${sum.passed} passed, ${sum.failed} failed (${details})`);

@@ -1,5 +1,6 @@
 // ESM (`dist/index.js`) and CommonJS (`dist/index.cjs`) builds with their declaration files
-// (`index.d.ts`, `index.d.cts`); openapi-fetch and the generated types stay dependencies.
+// (`index.d.ts`, `index.d.cts`); openapi-fetch and the generated types stay dependencies. The X-Filter
+// encoder of `@cloudapi/spec/filter-header` (a devDependency) is bundled in: a few lines, no spec.
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 

@@ -2,259 +2,103 @@
 // the first one. Each finding is { level, code, operation, operationId, where, message, pointer }:
 //
 //   level "breaking"  a client that worked before can now fail (an operation gone, a newly
-//                     required field, a response field removed or made optional, a narrower type)
-//   level "warning"   a client may misbehave (a response enum gained a value an exhaustive
-//                     switch does not handle)
+//                     required field, a response field removed or made optional, a narrower type,
+//                     a security alternative or a media type gone, the base path moved)
+//   level "warning"   a client may misbehave (a response enum gained a value an exhaustive switch
+//                     does not handle), or what is built from the bundle is renamed
 //   level "info"      with `{ all: true }` only (the API changelog, lib/changelog.mjs): what
-//                     changed without breaking anyone (a field or parameter added, something
-//                     deprecated, a request field the server no longer reads)
+//                     changed without breaking anyone
 //
-// Schemas are compared as clients see them: $refs followed, allOf merged, the properties of
-// oneOf/anyOf branches united (a field counts as required when every branch requires it).
-// Conditional rules (if/then, not) are not compared; see CONTRIBUTING.md for the limits.
+// The codes and their levels are in breaking/codes.mjs; spec/README.md maps oasdiff's checks onto
+// them. Schemas are compared as clients see them (breaking/schemas.mjs), security as the set of
+// alternative requirements (breaking/security.mjs), media types exactly (breaking/operations.mjs).
 //
-// `pointer` is where the change is in the second bundle: the schema, the `required` list or the
-// keyword that changed, or the operation; for something removed, the object that lost it.
-// lib/sources.mjs turns it into the source file and line a designer edits.
-import { escapePointerPart, pointerGet, pointerOf } from './schema-views.mjs';
-import { bodiesOf, deref, operations } from './walk.mjs';
+// `pointer` is where the change is in the second bundle: the keyword or the `required` list that
+// changed, or the operation; for something removed, the object that lost it. lib/sources.mjs turns
+// it into the source file and line a designer edits.
+import { basePathOf } from './bundle.mjs';
+import { levelOf } from './breaking/codes.mjs';
+import { compareParameters, compareRequestBody, compareResponses } from './breaking/operations.mjs';
+import { schemaContext } from './breaking/schemas.mjs';
+import { compareOperationSecurity, compareSecuritySchemes } from './breaking/security.mjs';
+import { formatPointer } from './json-pointer.mjs';
+import { operations } from './walk.mjs';
 
-const MAX_DEPTH = 8;
-const JSON_MEDIA = /^application\/(.+\+)?json$/;
+export { CODES } from './breaking/codes.mjs';
 
-/**
- * What a schema says about a value, flattened: types, enum, properties, required, bounds, with
- * the pointer of where each was said (`at` the schema itself, `keywordAt` each keyword,
- * `requiredAt` the `required` list naming a field, `propAt` each property's subschemas).
- */
-function flatten(document, raw, seen = new Set(), pointer = undefined) {
-  const out = {
-    types: null, enum: null, props: {}, required: new Set(), deprecated: new Set(), closed: false, items: [], prefixItems: [], bounds: {}, pattern: null, format: null,
-    at: undefined, keywordAt: {}, requiredAt: new Map(), requiredLists: new Set(), propertiesAt: undefined, propOwner: {}, propAt: {}, itemsAt: [], prefixItemsAt: [],
-  };
-  const visit = (node, requiredHere, nodePointer) => {
-    if (node?.[PART_POINTERS]) {
-      node.allOf.forEach((part, i) => visit(part, requiredHere, node[PART_POINTERS][i]));
-      return;
-    }
-    const [schema, at] = deref(document, node, nodePointer);
-    if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
-    seen.add(schema);
-    out.at ??= at;
-    const said = (key) => { if (at) out.keywordAt[key] = `${at}/${key}`; };
-    if (schema.type !== undefined) {
-      const types = new Set([].concat(schema.type));
-      out.types = out.types ? new Set([...out.types].filter((t) => types.has(t))) : types;
-      said('type');
-    }
-    if (schema.const !== undefined) { out.enum = [schema.const]; said('const'); out.keywordAt.enum = out.keywordAt.const; }
-    if (Array.isArray(schema.enum)) { out.enum = schema.enum; said('enum'); }
-    if (at && schema.properties) out.propertiesAt ??= `${at}/properties`;
-    for (const [name, sub] of Object.entries(schema.properties || {})) {
-      if (deref(document, sub)[0]?.deprecated === true) out.deprecated.add(name);
-      (out.props[name] ??= []).push(sub);
-      (out.propAt[name] ??= []).push(at && `${at}/properties/${escapePointerPart(name)}`);
-      out.propOwner[name] ??= at;
-    }
-    if (requiredHere && Array.isArray(schema.required)) {
-      if (at) out.requiredLists.add(at);
-      schema.required.forEach((name, i) => {
-        out.required.add(name);
-        if (at && !out.requiredAt.has(name)) out.requiredAt.set(name, `${at}/required/${i}`);
-      });
-    }
-    if (schema.additionalProperties === false || schema.unevaluatedProperties === false) out.closed = true;
-    if (schema.items && typeof schema.items === 'object') { out.items.push(schema.items); out.itemsAt.push(at && `${at}/items`); }
-    (schema.prefixItems || []).forEach((item, i) => {
-      (out.prefixItems[i] ??= []).push(item);
-      (out.prefixItemsAt[i] ??= []).push(at && `${at}/prefixItems/${i}`);
-    });
-    for (const key of ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'multipleOf']) {
-      if (typeof schema[key] === 'number') { out.bounds[key] = schema[key]; said(key); }
-    }
-    if (schema.pattern) { out.pattern = schema.pattern; said('pattern'); }
-    if (schema.format) { out.format = schema.format; said('format'); }
-    (schema.allOf || []).forEach((part, i) => visit(part, requiredHere, at && `${at}/allOf/${i}`));
-    const branches = [...(schema.oneOf || []).map((b, i) => [b, 'oneOf', i]), ...(schema.anyOf || []).map((b, i) => [b, 'anyOf', i])];
-    if (branches.length) {
-      // A field is required only when every alternative requires it.
-      const each = branches.map(([branch, key, i]) => flatten(document, branch, new Set(seen), at && `${at}/${key}/${i}`));
-      for (const b of each) {
-        for (const [name, subs] of Object.entries(b.props)) {
-          (out.props[name] ??= []).push(...subs);
-          (out.propAt[name] ??= []).push(...b.propAt[name]);
-          out.propOwner[name] ??= b.propOwner[name];
-        }
-        for (const list of b.requiredLists) out.requiredLists.add(list);
-        for (const name of b.deprecated) out.deprecated.add(name);
-      }
-      if (requiredHere) {
-        for (const name of each.reduce((acc, b) => acc.filter((n) => b.required.has(n)), [...each[0].required])) out.required.add(name);
-      }
-      const types = each.every((b) => b.types) ? new Set(each.flatMap((b) => [...b.types])) : null;
-      if (types) out.types = out.types ? new Set([...out.types].filter((t) => types.has(t))) : types;
-      if (each.every((b) => b.enum)) out.enum = [...new Set(each.flatMap((b) => b.enum))];
-    }
-  };
-  visit(raw, true, pointer);
-  return out;
-}
-
-const lower = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems'];
-const upper = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems'];
-const show = (values) => values.map((v) => JSON.stringify(v)).join(', ');
-const typeList = (types) => [...types].join(' or ');
-// A value of type `t` satisfies a schema of `types` (an integer is a number).
-const fits = (t, types) => types.has(t) || (t === 'integer' && types.has('number'));
-const sameValue = (v) => (w) => JSON.stringify(w) === JSON.stringify(v);
-
-/**
- * Compares the schema a value must satisfy before and after, from the side of the client that
- * sends it (`request`) or reads it (`response`), and reports through `report(code, where, message)`.
- */
-function compareSchemas(ctx, side, before, after, where, depth = 0, pairs = new Set(), afterPointer = undefined) {
-  if (depth > MAX_DEPTH || before === undefined || after === undefined) return;
-  const key = `${side}|${where}`;
-  if (pairs.has(key)) return;
-  pairs.add(key);
-  const a = flatten(ctx.before, before);
-  const b = flatten(ctx.after, after, new Set(), afterPointer);
-  const field = where || 'the body';
-  // Where in the second bundle: the keyword that says it, else the schema.
-  const at = (keyword) => b.keywordAt[keyword] ?? b.at;
-
-  if (side === 'request') {
-    // What the server accepts must not shrink.
-    if (a.types && b.types) {
-      const lost = [...a.types].filter((t) => !fits(t, b.types));
-      if (lost.length) ctx.report('breaking', 'request-type-narrowed', where, `${field} no longer accepts ${lost.join(', ')} (now ${typeList(b.types)})`, at('type'));
-    } else if (!a.types && b.types) ctx.report('breaking', 'request-type-narrowed', where, `${field} now must be ${typeList(b.types)}`, at('type'));
-    if (b.enum && (!a.enum || a.enum.some((v) => !b.enum.some(sameValue(v))))) {
-      const removed = a.enum ? a.enum.filter((v) => !b.enum.some(sameValue(v))) : null;
-      ctx.report('breaking', 'request-enum-narrowed', where, removed ? `${field} no longer accepts ${show(removed)}` : `${field} is now limited to ${show(b.enum)}`, at('enum'));
-    }
-    for (const k of lower) if (b.bounds[k] !== undefined && (a.bounds[k] === undefined || b.bounds[k] > a.bounds[k])) ctx.report('breaking', 'request-range-narrowed', where, `${field}: ${k} ${a.bounds[k] ?? 'none'} → ${b.bounds[k]}`, at(k));
-    for (const k of upper) if (b.bounds[k] !== undefined && (a.bounds[k] === undefined || b.bounds[k] < a.bounds[k])) ctx.report('breaking', 'request-range-narrowed', where, `${field}: ${k} ${a.bounds[k] ?? 'none'} → ${b.bounds[k]}`, at(k));
-    if (b.pattern && b.pattern !== a.pattern) ctx.report('breaking', 'request-pattern-changed', where, `${field} must now match ${b.pattern}${a.pattern ? ` (was ${a.pattern})` : ''}`, at('pattern'));
-    if (b.format && b.format !== a.format) ctx.report('breaking', 'request-format-changed', where, `${field} must now be format ${b.format}${a.format ? ` (was ${a.format})` : ''}`, at('format'));
-    for (const name of b.required) {
-      if (!a.required.has(name)) ctx.report('breaking', 'request-property-required', join(where, name), `${join(where, name)} is now required${a.props[name] ? '' : ' (a new field)'}`, b.requiredAt.get(name) ?? b.at);
-    }
-    for (const name of Object.keys(a.props)) {
-      if (b.props[name]) continue;
-      if (b.closed) ctx.report('breaking', 'request-property-removed', join(where, name), `${join(where, name)} was removed and the body rejects unknown fields`, b.propertiesAt ?? b.at);
-      else ctx.note('request-property-removed', join(where, name), `${join(where, name)} was removed from the request (the server no longer reads it)`, b.propertiesAt ?? b.at);
-    }
-  } else {
-    // What the server may answer must not grow, and what clients rely on must stay.
-    if (a.types && b.types) {
-      const gained = [...b.types].filter((t) => !fits(t, a.types));
-      if (gained.length) ctx.report('breaking', 'response-type-widened', where, `${field} may now be ${gained.join(', ')} (was ${typeList(a.types)})`, at('type'));
-    } else if (a.types && !b.types) ctx.report('breaking', 'response-type-widened', where, `${field} is no longer typed (was ${typeList(a.types)})`, b.at);
-    if (a.enum && (!b.enum || b.enum.some((v) => !a.enum.some(sameValue(v))))) {
-      const added = b.enum ? b.enum.filter((v) => !a.enum.some(sameValue(v))) : null;
-      ctx.report('warning', 'response-enum-widened', where, added ? `${field} may now be ${show(added)}: clients that switch over every value need a case for it` : `${field} is no longer limited to ${show(a.enum)}`, at('enum'));
-    }
-    for (const name of Object.keys(a.props)) {
-      if (!b.props[name]) ctx.report('breaking', 'response-property-removed', join(where, name), `${join(where, name)} was removed from the response`, b.propertiesAt ?? b.at);
-      else if (a.required.has(name) && !b.required.has(name)) {
-        // The `required` list of the schema that declares the field, or the field when it has none.
-        const owner = b.propOwner[name];
-        const pointer = owner && b.requiredLists.has(owner) ? `${owner}/required` : b.propAt[name][0];
-        ctx.report('breaking', 'response-property-optional', join(where, name), `${join(where, name)} is no longer always present`, pointer ?? b.at);
-      }
-    }
-  }
-  for (const name of Object.keys(b.props)) {
-    if (!a.props[name]) ctx.note(`${side}-property-added`, join(where, name), `${join(where, name)} was added to the ${side}${side === 'request' && !b.required.has(name) ? ' (optional)' : ''}`, b.propAt[name][0] ?? b.at);
-    else if (b.deprecated.has(name) && !a.deprecated.has(name)) ctx.note(`${side}-property-deprecated`, join(where, name), `${join(where, name)} is deprecated in the ${side}`, b.propAt[name][0] ?? b.at);
-  }
-  for (const name of Object.keys(a.props)) {
-    if (b.props[name]) compareSchemas(ctx, side, merged(a.props[name]), merged(b.props[name], b.propAt[name]), join(where, name), depth + 1, pairs, b.propAt[name][0]);
-  }
-  if (a.items.length && b.items.length) compareSchemas(ctx, side, merged(a.items), merged(b.items, b.itemsAt), `${where || ''}[]`, depth + 1, pairs, b.itemsAt[0]);
-  a.prefixItems.forEach((items, i) => {
-    if (b.prefixItems[i]) compareSchemas(ctx, side, merged(items), merged(b.prefixItems[i], b.prefixItemsAt[i]), `${where || ''}[${i}]`, depth + 1, pairs, b.prefixItemsAt[i][0]);
-  });
-}
-
-// Several subschemas of one field (allOf parts, oneOf branches) compared as one, each keeping
-// the pointer of where it is, so findings inside point at the right source.
-const PART_POINTERS = Symbol('pointers of the merged parts');
-const merged = (schemas, pointers = []) => (schemas.length === 1 ? schemas[0] : { allOf: schemas, [PART_POINTERS]: pointers });
-const join = (where, name) => (where ? `${where}.${name}` : name);
-
-function securityOf(operation) {
-  const requirements = operation.security || [];
-  if (requirements.length === 0) return { kind: 'public', scopes: new Set() };
-  const optional = requirements.some((r) => Object.keys(r).length === 0);
-  return { kind: optional ? 'optional' : 'required', scopes: new Set(requirements.flatMap((r) => Object.values(r).flat())) };
-}
-
-function jsonBody(document, op, kind) {
-  return bodiesOf(document, op).filter((b) => b.kind === kind && JSON_MEDIA.test(b.mediaType));
-}
+// An operation is its method and path template, whatever its path parameters are called.
+const identity = (op) => `${op.method.toUpperCase()} ${op.path.replace(/\{[^}]+\}/g, '{}')}`;
+const label = (op) => `${op.method.toUpperCase()} ${op.path}`;
 
 /**
  * The findings of comparing `before` with `after`, and the operations added.
+ * @param {any} before @param {any} after
  * @param {{ all?: boolean }} [options] `all`: also the changes that break nobody (level "info")
+ * @returns {{ findings: Array<{ level: import('./breaking/codes.mjs').Level, code: string, operation: string, operationId: string, where: string, message: string, pointer: string | undefined }>, added: string[] }}
  */
 export function compareDocuments(before, after, { all = false } = {}) {
+  /** @type {ReturnType<typeof compareDocuments>['findings']} */
   const findings = [];
-  const opsAfter = new Map([...operations(after)].map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
-  const opsBefore = new Map([...operations(before)].map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
+  const reporter = (operation, operationId) => (code, where, message, pointer) => {
+    const level = levelOf(code);
+    if (level !== 'info' || all) findings.push({ level, code, operation, operationId, where, message, pointer });
+  };
+  const schemas = schemaContext(before, after);
+  const opsAfter = new Map([...operations(after)].map((op) => [identity(op), op]));
+  const opsBefore = new Map([...operations(before)].map((op) => [identity(op), op]));
   for (const [id, a] of opsBefore) {
-    const report = (level, code, where, message, pointer) => findings.push({ level, code, operation: id, operationId: a.operation.operationId, where, message, pointer });
     const b = opsAfter.get(id);
+    const report = reporter(label(b ?? a), a.operation.operationId);
     if (!b) {
-      const pathItem = after.paths?.[a.path] ? pointerOf('paths', a.path) : '#/paths';
-      report('breaking', 'operation-removed', '', `${id} (${a.operation.operationId}) was removed`, pathItem);
+      report('operation-removed', '', `${label(a)} (${a.operation.operationId}) was removed`, after.paths?.[a.path] ? formatPointer(['paths', a.path], { fragment: true }) : '#/paths');
       continue;
     }
-    const note = all ? (code, where, message, pointer) => report('info', code, where, message, pointer) : () => {};
-    const ctx = { before, after, report, note };
-    if (b.operation.deprecated === true && a.operation.deprecated !== true) note('operation-deprecated', '', `${id} (${a.operation.operationId}) is deprecated`, b.pointer);
-
-    const sa = securityOf(a.operation);
-    const sb = securityOf(b.operation);
-    const order = { public: 0, optional: 1, required: 2 };
-    const security = b.operation.security ? `${b.pointer}/security` : b.pointer;
-    if (order[sb.kind] > order[sa.kind]) report('breaking', 'security-tightened', '', `authentication went from ${sa.kind} to ${sb.kind}`, security);
-    const newScopes = [...sb.scopes].filter((s) => !sa.scopes.has(s));
-    if (newScopes.length && sb.kind !== 'public') report('breaking', 'scope-added', '', `the token now needs ${newScopes.join(', ')}`, security);
-
-    const okBefore = Object.keys(a.operation.responses || {}).filter((c) => /^2/.test(c));
-    const okAfter = Object.keys(b.operation.responses || {}).filter((c) => /^2/.test(c));
-    for (const code of okAfter) if (!okBefore.includes(code)) note('success-status-added', `response ${code}`, `success status ${code} may now be answered`, `${b.pointer}/responses/${code}`);
-    for (const code of okBefore) if (!okAfter.includes(code)) report('breaking', 'success-status-removed', `response ${code}`, `success status ${code} is no longer answered (now ${okAfter.join(', ') || 'none'})`, `${b.pointer}/responses`);
-
-    const paramsBefore = new Map(a.parameters.map((p) => [`${p.in}:${p.name}`, p]));
-    const paramsAfter = new Set(b.parameters.map((p) => `${p.in}:${p.name}`));
-    for (const p of a.parameters) if (!paramsAfter.has(`${p.in}:${p.name}`)) note('parameter-removed', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" was removed (the server no longer reads it)`, b.pointer);
-    for (const p of b.parameters) {
-      const old = paramsBefore.get(`${p.in}:${p.name}`);
-      if (!old && !p.required) note('parameter-added', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" was added (optional)`, p.pointer);
-      if (old && p.deprecated === true && old.deprecated !== true) note('parameter-deprecated', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" is deprecated`, p.pointer);
-      if (p.required && !(old && old.required)) report('breaking', 'parameter-required', `${p.in} parameter ${p.name}`, `${p.in} parameter "${p.name}" is now required${old ? '' : ' (a new parameter)'}`, p.pointer);
-      if (old && old.schema && p.schema) compareSchemas({ ...ctx, note: () => {}, report: (level, code, where, message, pointer) => report(level, code.replace(/^request-/, 'parameter-'), `${p.in} parameter ${p.name}`, message.replace('the body', `${p.in} parameter "${p.name}"`), pointer) }, 'request', old.schema, p.schema, '', 0, new Set(), `${p.pointer}/schema`);
-    }
-
-    const bodyBefore = a.operation.requestBody && deref(before, a.operation.requestBody)[0];
-    const [bodyAfter, bodyAt] = b.operation.requestBody ? deref(after, b.operation.requestBody, `${b.pointer}/requestBody`) : [];
-    if (bodyAfter && bodyAfter.required && !(bodyBefore && bodyBefore.required)) report('breaking', 'request-body-required', 'request body', 'a request body is now required', bodyAt);
-    const [reqA] = jsonBody(before, a, 'request');
-    const [reqB] = jsonBody(after, b, 'request');
-    if (reqA && reqB) compareSchemas(ctx, 'request', pointerGet(before, reqA.schemaPointer), pointerGet(after, reqB.schemaPointer), '', 0, new Set(), reqB.schemaPointer);
-
-    for (const code of okBefore.filter((c) => okAfter.includes(c))) {
-      const [resA] = jsonBody(before, a, 'response').filter((r) => r.status === code);
-      const [resB] = jsonBody(after, b, 'response').filter((r) => r.status === code);
-      if (resA && !resB) report('breaking', 'response-media-removed', `response ${code}`, `response ${code} is no longer JSON`, `${b.pointer}/responses/${code}`);
-      if (resA && resB) compareSchemas(ctx, 'response', pointerGet(before, resA.schemaPointer), pointerGet(after, resB.schemaPointer), '', 0, new Set(), resB.schemaPointer);
-    }
+    compareOperation({ before, after, schemas, report }, a, b);
   }
-  const added = [...opsAfter.keys()].filter((id) => !opsBefore.has(id));
+  const added = [...opsAfter.keys()].filter((id) => !opsBefore.has(id)).map((id) => label(opsAfter.get(id)));
+  for (const id of opsAfter.keys()) {
+    if (opsBefore.has(id)) continue;
+    const op = opsAfter.get(id);
+    reporter(label(op), op.operation.operationId)('operation-added', '', `${label(op)} (${op.operation.operationId}) was added`, op.pointer);
+  }
+  compareDocumentLevel(before, after, reporter);
   return { findings, added };
+}
+
+/** One operation present in both bundles. */
+function compareOperation(ctx, a, b) {
+  const { before, after, report } = ctx;
+  const [opA, opB] = [a.operation, b.operation];
+  if (opB.deprecated === true && opA.deprecated !== true) report('operation-deprecated', '', `${label(b)} (${opA.operationId}) is deprecated`, `${b.pointer}/deprecated`);
+  if (opB.deprecated !== true && opA.deprecated === true) report('operation-reactivated', '', `${label(b)} (${opB.operationId}) is no longer deprecated`, b.pointer);
+  if (opA.operationId !== opB.operationId) report('operation-id-changed', '', `operationId ${opA.operationId} is now ${opB.operationId}: generated clients and \`cloudapi\` commands are renamed`, `${b.pointer}/operationId`);
+  const tagsA = opA.tags ?? [];
+  const tagsB = opB.tags ?? [];
+  for (const tag of tagsA) if (!tagsB.includes(tag)) report('operation-tag-removed', '', `tag ${tag} was removed (the operation moves in the docs and in \`cloudapi\`)`, opB.tags ? `${b.pointer}/tags` : b.pointer);
+  tagsB.forEach((tag, i) => { if (!tagsA.includes(tag)) report('operation-tag-added', '', `tag ${tag} was added`, `${b.pointer}/tags/${i}`); });
+  compareOperationSecurity({ before, after, opA, opB, pointer: b.pointer, report });
+  const opCtx = { schemas: ctx.schemas, report };
+  compareParameters(opCtx, a, b);
+  compareRequestBody(opCtx, a, b);
+  compareResponses(opCtx, a, b);
+}
+
+/** What is not one operation's: the server's base path, the security schemes, the schema names. */
+function compareDocumentLevel(before, after, reporter) {
+  const everyOperation = reporter('every operation', '');
+  const [pathA, pathB] = [basePathOf(before), basePathOf(after)];
+  if (pathA !== pathB) everyOperation('base-path-changed', 'servers', `the base path moved from "${pathA || '/'}" to "${pathB || '/'}": every operation has a new address`, '#/servers/0/url');
+  const origin = (document) => {
+    const url = document.servers?.[0]?.url;
+    try { return url ? new URL(url).origin : ''; } catch { return url ?? ''; }
+  };
+  if (origin(before) !== origin(after)) everyOperation('server-url-changed', 'servers', `the server moved from ${origin(before) || 'none'} to ${origin(after) || 'none'}: clients that default to it follow`, '#/servers/0/url');
+  const components = reporter('components', '');
+  compareSecuritySchemes(before, after, components);
+  const schemasB = after.components?.schemas ?? {};
+  for (const name of Object.keys(before.components?.schemas ?? {})) {
+    if (!(name in schemasB)) components('schema-removed', name, `schema ${name} was removed: code that imports its generated type no longer compiles`, '#/components/schemas');
+  }
 }
 
 /**

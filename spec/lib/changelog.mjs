@@ -1,88 +1,97 @@
-// The API changelog: what changed between consecutive release tags (v*) and from the last tag to
-// the working tree, from the breaking-change engine (breaking.mjs, with its non-breaking notes).
-// Each change names its operation and field, what kind it is (added, changed, deprecated,
-// removed) and whether it breaks clients. Pure: the caller says how to get the bundle of a tag.
-// `npm run changelog` writes spec/CHANGELOG-API.md with it; the docs build writes the site's page.
-import { execFileSync } from 'node:child_process';
+// The API changelog: what changed between consecutive releases of the spec (its release records,
+// lib/releases.mjs) and from the last release to the working tree, from the breaking-change
+// engine (breaking.mjs, with its non-breaking notes). Each change names its operation and field,
+// what kind it is (added, changed, deprecated, removed) and whether it breaks clients. Pure: the
+// caller says how to get the bundle of a release. `npm run changelog` writes spec/CHANGELOG-API.md
+// with it; the docs build writes the site's page.
 import { compareDocuments } from './breaking.mjs';
-import { operations } from './walk.mjs';
 
 const KINDS = ['added', 'changed', 'deprecated', 'removed'];
-const RELEASE_TAG = /^v\d+\.\d+\.\d+$/;
 
 function kindOf(code) {
   return KINDS.find((kind) => code.endsWith(`-${kind}`)) ?? 'changed';
 }
 
 /**
- * The changes from `before` to `after`, breaking first, then by operation.
+ * The changes from `before` to `after`, breaking first, then by kind and operation.
+ * @param {any} before @param {any} after
  * @returns {Array<{ kind: 'added'|'changed'|'deprecated'|'removed', breaking: boolean, level: string, code: string, operation: string, operationId: string, field: string, message: string }>}
  */
 export function changesBetween(before, after) {
-  const { findings, added } = compareDocuments(before, after, { all: true });
-  const idOf = new Map([...operations(after)].map((op) => [`${op.method.toUpperCase()} ${op.path}`, op.operation.operationId]));
-  const changes = [
-    ...added.map((operation) => ({ level: 'info', code: 'operation-added', operation, operationId: idOf.get(operation), where: '', message: `${operation} (${idOf.get(operation)}) was added` })),
-    ...findings,
-  ].map((f) => ({
-    kind: kindOf(f.code), breaking: f.level === 'breaking', level: f.level, code: f.code,
-    operation: f.operation, operationId: f.operationId, field: f.where ?? '', message: f.message,
-  }));
+  const { findings } = compareDocuments(before, after, { all: true });
   const seen = new Set();
-  return changes
+  return findings
+    .map((f) => ({
+      kind: /** @type {'added'|'changed'|'deprecated'|'removed'} */ (kindOf(f.code)), breaking: f.level === 'breaking', level: f.level, code: f.code,
+      operation: f.operation, operationId: f.operationId ?? '', field: f.where ?? '', message: f.message,
+    }))
     .filter((c) => { const key = `${c.operation}|${c.code}|${c.field}|${c.message}`; return seen.has(key) ? false : seen.add(key); })
     .sort((x, y) => Number(y.breaking) - Number(x.breaking) || KINDS.indexOf(x.kind) - KINDS.indexOf(y.kind) || x.operation.localeCompare(y.operation) || x.field.localeCompare(y.field));
 }
 
-/** The release tags of `repo` (vX.Y.Z), oldest first. */
-export function releaseTags(repo) {
-  const out = execFileSync('git', ['-C', repo, 'tag', '--list', 'v*', '--sort=v:refname'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  return out.split('\n').map((t) => t.trim()).filter((t) => RELEASE_TAG.test(t));
+/**
+ * The same change made to several operations (a shared schema, a header every answer gained),
+ * as one entry listing them, in the order of `changes`.
+ * @param {ReturnType<typeof changesBetween>} changes
+ * @returns {Array<ReturnType<typeof changesBetween>[number] & { operations: Array<{ operation: string, operationId: string }> }>}
+ */
+export function groupChanges(changes) {
+  const groups = new Map();
+  for (const c of changes) {
+    const key = `${c.kind}|${c.level}|${c.code}|${c.message}`;
+    if (!groups.has(key)) groups.set(key, { ...c, operations: [] });
+    groups.get(key).operations.push({ operation: c.operation, operationId: c.operationId });
+  }
+  return [...groups.values()];
 }
 
 /**
- * The changelog, newest section first: one per pair of consecutive tags, and one from the last
- * tag to `current` (the working tree's bundle) titled "Unreleased".
- * @param {{ tags: string[], bundleAt: (tag: string) => Promise<object>, current: object }} options
- * @returns {Promise<{ tags: string[], sections: Array<{ title: string, from: string, to: string, unreleased: boolean, changes: ReturnType<typeof changesBetween> }> }>}
+ * The changelog, newest section first: one per pair of consecutive releases, and one from the
+ * last release to `current` (the working tree's bundle) titled "Unreleased".
+ * @param {{ releases: string[], bundleAt: (version: string) => any, current: any }} options
+ *   `releases`: the released versions, oldest first
+ * @returns {Promise<{ releases: string[], sections: Array<{ title: string, from: string, to: string, unreleased: boolean, changes: ReturnType<typeof changesBetween> }> }>}
  */
-export async function apiChangelog({ tags, bundleAt, current }) {
+export async function apiChangelog({ releases, bundleAt, current }) {
   const documents = [];
-  for (const tag of tags) documents.push(await bundleAt(tag));
+  for (const version of releases) documents.push(await bundleAt(version));
   const sections = [];
-  for (let i = 1; i < tags.length; i++) {
-    sections.push({ title: tags[i], from: tags[i - 1], to: tags[i], unreleased: false, changes: changesBetween(documents[i - 1], documents[i]) });
+  for (let i = 1; i < releases.length; i++) {
+    sections.push({ title: releases[i], from: releases[i - 1], to: releases[i], unreleased: false, changes: changesBetween(documents[i - 1], documents[i]) });
   }
-  if (tags.length) {
-    const last = tags[tags.length - 1];
+  if (releases.length) {
+    const last = releases[releases.length - 1];
     sections.push({ title: `Unreleased (since ${last})`, from: last, to: 'the working tree', unreleased: true, changes: changesBetween(documents[documents.length - 1], current) });
   }
-  return { tags, sections: sections.reverse() };
+  return { releases, sections: sections.reverse() };
 }
 
 const code = (text) => `\`${String(text).replace(/`/g, "'")}\``;
+/** A change made to many operations (a header every answer gained) names this many, then a count. */
+export const LISTED_OPERATIONS = 6;
 
 /** The changelog as Markdown (spec/CHANGELOG-API.md). */
-export function changelogMarkdown({ tags, sections }) {
+export function changelogMarkdown({ releases, sections }) {
   const lines = [
     '# API changelog',
     '',
-    '<!-- Generated by `npm run changelog` (spec/scripts/changelog.mjs) from the release tags and the spec; do not edit. -->',
+    '<!-- Generated by `npm run changelog` (spec/scripts/changelog.mjs) from the release records in spec/releases and the spec; do not edit. -->',
     '',
-    'Every change to the API between consecutive release tags (`v*`) and from the last tag to the working tree,',
+    'Every change to the API between consecutive releases of `@cloudapi/spec` and from the last one to the working tree,',
     'found by the breaking-change engine (`npm run breaking`). **Breaking** marks a change that can break a client',
     'written against the earlier release; a release with one needs a major version.',
   ];
-  if (!tags.length) lines.push('', 'No release tag (`v*`) yet: the first release starts the list.');
-  else if (tags.length === 1 && !sections[0].changes.length) lines.push('', `Only one release so far (${code(tags[0])}).`);
+  if (!releases.length) lines.push('', 'No release recorded yet (`npm run release:record`): the first release starts the list.');
   for (const section of sections) {
     lines.push('', `## ${section.title}`, '', `Compared ${code(section.from)} with ${section.unreleased ? section.to : code(section.to)}: ${section.changes.length} change(s), ${section.changes.filter((c) => c.breaking).length} breaking.`);
     for (const kind of KINDS) {
-      const these = section.changes.filter((c) => c.kind === kind);
+      const these = groupChanges(section.changes.filter((c) => c.kind === kind));
       if (!these.length) continue;
       lines.push('', `### ${kind[0].toUpperCase()}${kind.slice(1)}`, '');
       for (const c of these) {
-        lines.push(`- ${c.breaking ? '**Breaking** ' : ''}${code(c.operation)} (${c.operationId})${c.field ? `, ${code(c.field)}` : ''}: ${c.message}${c.level === 'warning' ? ' (check your client)' : ''}`);
+        const named = c.operations.slice(0, LISTED_OPERATIONS).map((o) => `${code(o.operation)}${o.operationId ? ` (${o.operationId})` : ''}`).join(', ');
+        const where = c.operations.length > LISTED_OPERATIONS ? `${named} and ${c.operations.length - LISTED_OPERATIONS} more operations` : named;
+        lines.push(`- ${c.breaking ? '**Breaking** ' : ''}${c.field ? `${code(c.field)} in ` : ''}${where}: ${c.message}${c.level === 'warning' ? ' (check your client)' : ''}`);
       }
     }
   }

@@ -5,7 +5,9 @@
 // leaves (`oneOf` with a null branch, `type: 'null'`, the role names of the bearer scheme) and
 // removes what 3.0 cannot say, counting each loss so the build can list them.
 import { Converter } from '@apiture/openapi-down-convert';
-import { walkSchema } from './schema-walk.mjs';
+import { FILTER_SCHEMAS } from './filters.mjs';
+import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
+import { subschemas, walkSchema } from './schema-walk.mjs';
 
 // The keywords of a 3.0 Schema Object; anything else (2020-12 keywords) is lost.
 const SCHEMA_30 = new Set([
@@ -14,6 +16,8 @@ const SCHEMA_30 = new Set([
   'allOf', 'oneOf', 'anyOf', 'not', 'items', 'properties', 'additionalProperties', 'description', 'format',
   'default', 'nullable', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'example', 'deprecated', '$ref',
 ]);
+// The keywords of a 3.0 Schema Object that hold subschemas, in the order the conversion visits them.
+const SUBSCHEMAS_30 = ['allOf', 'oneOf', 'anyOf', 'not', 'items', 'additionalProperties', 'properties'];
 // What each lost keyword meant, for the build output and spec/DECISIONS.md section 16.
 export const LOSS_MEANING = {
   if: 'conditional rules (if/then/else): the rules hold in the 3.1 bundle and in the operation descriptions only',
@@ -29,6 +33,7 @@ export const LOSS_MEANING = {
   unevaluatedProperties: 'closed bodies that combine schemas with allOf',
   patternProperties: 'property names by pattern',
   contentMediaType: 'the media type of a file part',
+  contentSchema: 'the structure of the X-Filter header\'s JSON (its per-list schemas in components.x-filter-schemas go too): the header is a string, its language told in its description',
   'security roles': 'the scopes listed under personalAccessToken (3.0 allows scopes only for OAuth; the oauth requirement keeps them)',
   'null type': 'a schema that allows only null (a field that is absent or null) becomes `enum: [null]` with `nullable` and the type the property has elsewhere',
   'info.summary': 'the one-line summary of the API (its description stays)',
@@ -85,7 +90,7 @@ function dropUnusedSchemas(document, lose) {
     for (const name of Object.keys(schemas)) {
       if (text.includes(`"#/components/schemas/${name}"`)) continue;
       delete schemas[name];
-      lose('unused schema', `#/components/schemas/${name}`);
+      lose('unused schema', formatPointer(['components', 'schemas', name], { fragment: true }));
       removed = true;
     }
   }
@@ -98,7 +103,7 @@ const CONVERTED = new Set(['const', 'examples', 'contentEncoding', 'contentMedia
 // of them silently, so they are counted before it runs).
 function countLosses(bundle, lose) {
   forEachSchema(bundle, (root, at) => walkSchema(root, (schema, step) => {
-    const where = [at, ...step.path].join('/');
+    const where = appendPointer(at, ...step.path);
     for (const key of Object.keys(schema)) {
       if (key === 'propertyNames' && forbiddenNames(schema)) continue;
       if (!SCHEMA_30.has(key) && !CONVERTED.has(key) && !key.startsWith('x-')) lose(key, where);
@@ -109,12 +114,12 @@ function countLosses(bundle, lose) {
 function forEachSchema(document, visit) {
   const walk = (node, where) => {
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) { node.forEach((n, i) => walk(n, `${where}/${i}`)); return; }
+    if (Array.isArray(node)) { node.forEach((n, i) => walk(n, appendPointer(where, i))); return; }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'example' || key === 'examples') continue;
-      if (key === 'schema') visit(value, `${where}/schema`);
-      else if (key === 'schemas' && where === '#/components') for (const [name, s] of Object.entries(value)) visit(s, `#/components/schemas/${name}`);
-      else walk(value, `${where}/${key}`);
+      if (key === 'schema') visit(value, appendPointer(where, 'schema'));
+      else if (key === 'schemas' && where === '#/components') for (const [name, s] of Object.entries(value)) visit(s, formatPointer(['components', 'schemas', name], { fragment: true }));
+      else walk(value, appendPointer(where, key));
     }
   };
   walk(document, '#');
@@ -136,7 +141,6 @@ export function downConvert(bundle) {
   }));
   const converted = new Converter(source, { allOfTransform: true }).convert();
   const typeOfName = typesByPropertyName(bundle);
-  const target = (ref) => ref.slice(2).split('/').reduce((n, p) => n && n[p.replace(/~1/g, '/').replace(/~0/g, '~')], converted);
 
   const visit = (schema, where, name) => {
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
@@ -155,7 +159,7 @@ export function downConvert(bundle) {
     // its siblings say: a nullable reference becomes "the named schema, or null" (`anyOf` with a
     // branch that allows only null), so the name stays for code generators.
     if (schema.nullable === true && !schema.type && schema.allOf?.length === 1 && schema.allOf[0].$ref) {
-      const type = target(schema.allOf[0].$ref)?.type ?? 'object';
+      const type = resolvePointer(converted, schema.allOf[0].$ref)?.type ?? 'object';
       schema.anyOf = [schema.allOf[0], { type, nullable: true, enum: [null], ...(type === 'array' ? { items: {} } : {}) }];
       delete schema.allOf;
       delete schema.nullable;
@@ -173,13 +177,16 @@ export function downConvert(bundle) {
     for (const key of Object.keys(schema)) {
       if (!SCHEMA_30.has(key) && !key.startsWith('x-')) delete schema[key];
     }
-    for (const key of ['allOf', 'oneOf', 'anyOf']) (schema[key] || []).forEach((s, i) => visit(s, `${where}/${key}/${i}`));
-    for (const key of ['not', 'items', 'additionalProperties']) visit(schema[key], `${where}/${key}`);
-    for (const [property, s] of Object.entries(schema.properties || {})) visit(s, `${where}/properties/${property}`, property);
+    // What is left is 3.0, whose subschemas sit under these keywords only.
+    for (const { keyword, key, schema: sub } of subschemas(schema, SUBSCHEMAS_30)) {
+      visit(sub, key === undefined ? appendPointer(where, keyword) : appendPointer(where, keyword, key), keyword === 'properties' ? key : undefined);
+    }
   };
 
   forEachSchema(converted, visit);
   dropUnusedSchemas(converted, lose);
+  // Only the X-Filter's contentSchema, gone above, pointed at the generated filter schemas.
+  delete converted.components[FILTER_SCHEMAS];
 
   // 3.0: only OAuth (and OpenID Connect) requirements list scopes.
   const oauthSchemes = new Set(Object.entries(converted.components.securitySchemes || {}).filter(([, s]) => s.type === 'oauth2' || s.type === 'openIdConnect').map(([n]) => n));
@@ -187,7 +194,7 @@ export function downConvert(bundle) {
     for (const [method, operation] of Object.entries(item)) {
       for (const requirement of (operation && operation.security) || []) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
-          if (!oauthSchemes.has(scheme) && scopes.length) { requirement[scheme] = []; lose('security roles', `#/paths/${route}/${method}/security`); }
+          if (!oauthSchemes.has(scheme) && scopes.length) { requirement[scheme] = []; lose('security roles', formatPointer(['paths', route, method, 'security'], { fragment: true })); }
         }
       }
     }

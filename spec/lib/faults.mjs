@@ -16,7 +16,6 @@
 // `latency=<ms>`. Every injected answer carries `X-Fault: <kinds>`.
 
 export const FAULT_HEADER = 'x-fault';
-export const FAULT_KINDS = ['latency', '429', '503', 'drop'];
 /** The Retry-After (seconds) of an injected 429. */
 export const FAULT_RETRY_AFTER_SECONDS = 1;
 const MAX_LATENCY_MS = 60_000;
@@ -161,6 +160,21 @@ export function createFaultInjector(config, { honourHeader = Boolean(config) } =
 /** The headers of an injected answer: `X-Fault`, and `Retry-After` on a 429. */
 export function faultHeaders(decision) {
   return { [FAULT_HEADER]: decision.kinds.join(', '), ...(decision.fault === '429' ? { 'retry-after': String(FAULT_RETRY_AFTER_SECONDS) } : {}) };
+}
+
+/**
+ * The answer a `drop` fault cuts off: its status and headers promise a whole JSON body of
+ * `content-length` bytes, and only `partialBody` is sent before the connection is closed, so the
+ * client meets a connection cut mid-answer.
+ * @param {{ kinds: string[], fault: string | null }} decision
+ * @returns {{ status: number, headers: Record<string, string>, partialBody: string }}
+ */
+export function droppedAnswer(decision) {
+  return {
+    status: 200,
+    headers: { ...faultHeaders(decision), 'content-type': 'application/json', 'content-length': '4096' },
+    partialBody: '{"errors":[{"reason":"cut off',
+  };
 }
 
 /** The ErrorResponse body of an injected 429 or 503. */

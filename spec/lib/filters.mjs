@@ -7,7 +7,11 @@
 //
 // A key is a filterable field (equality), `+and`/`+or` take arrays of such objects, a field's value
 // may be an object with exactly one operator. spec/DECISIONS.md section "Filtering" says why.
+import { FILTER_HEADER } from './filter-header.mjs';
+import { ownProperties as declaredProperties } from './schema-walk.mjs';
 import { deref } from './walk.mjs';
+
+export { FILTER_HEADER, encodeFilterHeader } from './filter-header.mjs';
 
 /**
  * @typedef {'text' | 'integer' | 'number' | 'timestamp' | 'boolean' | 'tags'} FieldKind
@@ -19,9 +23,6 @@ import { deref } from './walk.mjs';
  * @typedef {{ and: Where[] } | { or: Where[] } | Condition} Where
  * @typedef {{ where: Where | null, orderBy: string | null, order: 'asc' | 'desc' | null }} ParsedFilter
  */
-
-/** @type {'X-Filter'} */
-export const FILTER_HEADER = 'X-Filter';
 
 /** Bounds on a filter, so a header cannot make a query of unbounded size. */
 export const FILTER_LIMITS = Object.freeze({
@@ -86,14 +87,8 @@ export function fieldKind(document, raw) {
   return null;
 }
 
-function ownProperties(document, raw, seen = new Set()) {
-  const [schema] = deref(document, raw);
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
-  seen.add(schema);
-  const out = {};
-  for (const member of schema.allOf || []) Object.assign(out, ownProperties(document, member, seen));
-  return Object.assign(out, schema.properties || {});
-}
+/** The properties an object schema of the bundle declares, its allOf parts' included. */
+const ownProperties = (document, raw) => declaredProperties(raw, { resolve: (node) => deref(document, node)[0] });
 
 /** Marked fields of an item schema (dotted paths for nested objects): { name: kind }. */
 export function filterableFields(document, itemSchema, prefix = '', seen = new Set()) {
@@ -153,15 +148,6 @@ export function filterSpecs(document) {
     if (spec) out.set(spec.operationId, { ...spec, path, method: 'get' });
   }
   return out;
-}
-
-/**
- * A filter as the header's text: JSON with every character past ASCII written as a `\uXXXX`
- * escape, since HTTP header values carry bytes, not Unicode (a raw UTF-8 byte arrives as Latin-1).
- * @param {unknown} filter @returns {string}
- */
-export function encodeFilterHeader(filter) {
-  return JSON.stringify(filter).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // ---------------------------------------------------------------- parsing and validation
@@ -387,10 +373,37 @@ function valueSchema(kind) {
 /** Name of an operation's generated filter schema: `listVolumes` → `ListVolumesFilter`. */
 export const filterSchemaName = (operationId) => `${operationId[0].toUpperCase()}${operationId.slice(1)}Filter`;
 
+/**
+ * Where the bundle keeps the generated filter schemas: `components.x-filter-schemas`, not
+ * `components.schemas`. Their property names are the language's (`+and`, `+neq`), and generators
+ * that turn every component schema into code write them unquoted and fail (typed-openapi);
+ * nothing but the header's `contentSchema` points here, which those generators do not follow.
+ */
+export const FILTER_SCHEMAS = 'x-filter-schemas';
+const SCHEMAS_POINTER = `#/components/${FILTER_SCHEMAS}/`;
+
+/** JSON pointer of a generated filter schema in the bundle. @param {string} name @returns {string} */
+export const filterSchemaPointer = (name) => `${SCHEMAS_POINTER}${name}`;
+
+/** Whether a (resolved) parameter is the X-Filter header. @param {any} parameter @returns {boolean} */
+export const isFilterParameter = (parameter) => Boolean(parameter) && parameter.in === 'header' && parameter.name === FILTER_HEADER;
+
+/**
+ * The generated schema an X-Filter parameter of the bundle describes its JSON with (its
+ * `schema.contentSchema`): `{ name, pointer }`, or null for another parameter or a header whose
+ * JSON has no generated schema.
+ * @param {any} parameter a resolved parameter @returns {{ name: string, pointer: string } | null}
+ */
+export function filterSchemaOf(parameter) {
+  const ref = isFilterParameter(parameter) ? parameter.schema?.contentSchema?.$ref : undefined;
+  if (typeof ref !== 'string' || !ref.startsWith(SCHEMAS_POINTER)) return null;
+  return { name: ref.slice(SCHEMAS_POINTER.length), pointer: ref };
+}
+
 /** JSON Schemas of an operation's filter: `{[name]: top level, [name + 'Clause']: inside +and/+or}`. */
 export function filterSchemas(spec) {
   const name = filterSchemaName(spec.operationId);
-  const clauseRef = { $ref: `#/components/schemas/${name}Clause` };
+  const clauseRef = { $ref: filterSchemaPointer(`${name}Clause`) };
   const nested = { type: 'array', minItems: 1, maxItems: FILTER_LIMITS.items, items: clauseRef };
   const fields = Object.fromEntries(Object.entries(spec.fields).map(([field, kind]) => [field, valueSchema(kind)]));
   const logic = {
@@ -422,29 +435,30 @@ export function filterSchemas(spec) {
 
 /**
  * The bundle step: every operation that takes the shared `X-Filter` header parameter gets its own
- * copy of it whose schema names exactly its filterable fields (generated into
- * `components.schemas.<OperationId>Filter`). Changes `document` in place and returns it.
+ * copy of it whose `contentSchema` names exactly its filterable fields (generated into
+ * `components.x-filter-schemas.<OperationId>Filter`). The header itself stays `type: string`, as
+ * generators expect of a header. Changes `document` in place and returns it.
  */
 export function specializeFilterParameters(document) {
   const specs = filterSpecs(document);
+  const generated = {};
   for (const item of Object.values(document.paths || {})) {
     const operation = item && item.get;
     if (!operation || !Array.isArray(operation.parameters)) continue;
-    const index = operation.parameters.findIndex((p) => {
-      const [param] = deref(document, p);
-      return param && param.in === 'header' && param.name === FILTER_HEADER;
-    });
+    const index = operation.parameters.findIndex((p) => isFilterParameter(deref(document, p)[0]));
     const spec = specs.get(operation.operationId);
     if (index < 0 || !spec) continue;
     const [shared] = deref(document, operation.parameters[index]);
-    const schemas = filterSchemas(spec);
-    document.components.schemas = { ...document.components.schemas, ...schemas };
-    const media = shared.content['application/json'];
-    operation.parameters[index] = {
-      ...shared,
-      content: { 'application/json': { ...media, schema: { $ref: `#/components/schemas/${filterSchemaName(spec.operationId)}` } } },
-    };
+    Object.assign(generated, filterSchemas(spec));
+    const schema = { $ref: filterSchemaPointer(filterSchemaName(spec.operationId)) };
+    // Sources before issue 39 (the release history bundles old tags with this code) declared the
+    // header with `content`: their copy keeps that form.
+    const media = shared.content?.['application/json'];
+    operation.parameters[index] = media
+      ? { ...shared, content: { 'application/json': { ...media, schema } } }
+      : { ...shared, schema: { ...shared.schema, contentSchema: schema } };
   }
+  if (Object.keys(generated).length) document.components = { ...document.components, [FILTER_SCHEMAS]: generated };
   // The shared parameter is now copied into every operation that took it; drop what nothing uses.
   const refs = JSON.stringify(document.paths);
   for (const [kind, name] of [['parameters', 'XFilter'], ['schemas', 'Filter']]) {
@@ -452,4 +466,17 @@ export function specializeFilterParameters(document) {
     if (box && box[name] && !refs.includes(`"#/components/${kind}/${name}"`) && !JSON.stringify(document.components).includes(`"#/components/${kind}/${name}"`)) delete box[name];
   }
   return document;
+}
+
+/**
+ * A copy of the bundle whose generated filter schemas are ordinary component schemas
+ * (`components.schemas.ListVolumesFilter`), for a generator that quotes such property names and
+ * should name the filter types (openapi-typescript, behind `@cloudapi/types`).
+ * @template T @param {T} document @returns {T}
+ */
+export function withFilterSchemasAsComponents(document) {
+  const copy = JSON.parse(JSON.stringify(document).replaceAll(`"${SCHEMAS_POINTER}`, '"#/components/schemas/'));
+  const { [FILTER_SCHEMAS]: schemas, ...components } = copy.components ?? {};
+  copy.components = { ...components, schemas: { ...components.schemas, ...schemas } };
+  return copy;
 }

@@ -4,6 +4,7 @@
 // rather than dropped. Each failure becomes an ErrorDetail naming the field as a dotted path.
 // Shared by the reference server and the MSW handlers (@cloudapi/msw), so both name a bad field
 // the same way.
+import { parsePointer } from './json-pointer.mjs';
 import { createAjv, viewDocument } from './schema-views.mjs';
 import { schemaParts } from './schema-walk.mjs';
 
@@ -175,14 +176,6 @@ function withLinearUniqueItems(ajv) {
 
 // ---- Ajv errors → {field, reason} -------------------------------------------------------------
 
-function pathSegments(instancePath) {
-  return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function valueAt(root, segments) {
-  return segments.reduce((node, key) => (node && typeof node === 'object' ? node[key] : undefined), root);
-}
-
 /** Property names a (sub)schema talks about: its `required`, `properties` and those of its parts. */
 function namesIn(schema) {
   const names = schemaParts(schema, { keywords: ['allOf', 'anyOf', 'oneOf', 'not', 'then', 'else'], maxDepth: 6 })
@@ -230,7 +223,7 @@ function reasonFor(error) {
 
 /** The fields an error is about, as dotted paths (`tags.2`, `devices.sda.disk_id`). */
 function fieldsOf(error, data) {
-  const base = pathSegments(error.instancePath);
+  const base = parsePointer(error.instancePath);
   const p = error.params;
   const at = (...more) => [...base, ...more].join('.');
   switch (error.keyword) {
@@ -244,8 +237,7 @@ function fieldsOf(error, data) {
     case 'anyOf': {
       if (base.length) return [at()];
       // At the top of the body: the fields of the forbidden or alternative shapes that were sent.
-      const value = valueAt(data, base);
-      const sent = value && typeof value === 'object' ? Object.keys(value) : [];
+      const sent = data && typeof data === 'object' ? Object.keys(data) : [];
       const named = namesIn(error.keyword === 'not' ? error.schema : { anyOf: error.schema });
       const present = named.filter((name) => sent.includes(name));
       return present.length ? present : named;

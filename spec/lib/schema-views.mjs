@@ -10,7 +10,8 @@
 // Used by the spec's own tests (examples) and by @cloudapi/contract (real responses).
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { mapSubschemas } from './schema-walk.mjs';
+import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
+import { appliedSubschemas, mapSubschemas } from './schema-walk.mjs';
 
 /**
  * One validation failure: where in the value (`/data/0/label`), where in the schema, and a message.
@@ -28,30 +29,16 @@ import { mapSubschemas } from './schema-walk.mjs';
  * @property {(node: unknown) => any} resolve a node with its `$ref`s followed
  */
 
-/**
- * The node at a JSON pointer (`#/components/schemas/Volume`) of a document; undefined when none.
- * @param {unknown} document @param {string} pointer
- * @returns {any}
- */
-export function pointerGet(document, pointer) {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '')
-    .map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'));
-  return parts.reduce((/** @type {any} */ node, part) => (node == null ? undefined : node[part]), document);
-}
-
-/** One reference token of a JSON pointer: `~` and `/` escaped. @param {string | number} part @returns {string} */
-export function escapePointerPart(part) {
-  return String(part).replace(/~/g, '~0').replace(/\//g, '~1');
-}
+// The JSON-pointer helpers under the names the contract kit and the server import from here;
+// @cloudapi/spec/json-pointer is where they are written.
+export { resolvePointer as pointerGet, escapeToken as escapePointerPart } from './json-pointer.mjs';
 
 /** The JSON pointer (`#/a/b~1c`) of these reference tokens. @param {...(string | number)} parts @returns {string} */
-export function pointerOf(...parts) {
-  return `#/${parts.map(escapePointerPart).join('/')}`;
-}
+export const pointerOf = (...parts) => formatPointer(parts, { fragment: true });
 
 function resolveRef(document, schema, depth = 0) {
   if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && depth < 32) {
-    return resolveRef(document, pointerGet(document, schema.$ref), depth + 1);
+    return resolveRef(document, resolvePointer(document, schema.$ref), depth + 1);
   }
   return schema;
 }
@@ -130,12 +117,12 @@ export function createAjv(options = {}) {
 // What the subschemas applying to `value` declare: property names (with the pointers of their
 // schemas), property name patterns, schemas for other properties, and array item schemas.
 function applicableDeclarations(document, matches, pointer, value, into, depth) {
-  const schema = pointerGet(document, pointer);
+  const schema = resolvePointer(document, pointer);
   if (depth > 64 || !schema || typeof schema !== 'object') {
     if (schema === true || (schema && typeof schema === 'object' && depth > 64)) into.open = true;
     return into;
   }
-  const sub = (...parts) => `${pointer}/${parts.map(escapePointerPart).join('/')}`;
+  const sub = (...parts) => appendPointer(pointer, ...parts);
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) applicableDeclarations(document, matches, schema.$ref, value, into, depth + 1);
   for (const [name] of Object.entries(schema.properties || {})) (into.properties[name] ??= []).push(sub('properties', name));
   for (const pattern of Object.keys(schema.patternProperties || {})) into.patterns.push([new RegExp(pattern, 'u'), sub('patternProperties', pattern)]);
@@ -145,22 +132,9 @@ function applicableDeclarations(document, matches, pointer, value, into, depth) 
   }
   for (const key of ['items', 'unevaluatedItems']) if (schema[key] !== undefined && schema[key] !== false) into.items.push(sub(key));
   (schema.prefixItems || []).forEach((_, i) => { into.prefixItems[i] ??= []; into.prefixItems[i].push(sub('prefixItems', i)); });
-  (schema.allOf || []).forEach((_, i) => applicableDeclarations(document, matches, sub('allOf', i), value, into, depth + 1));
-  for (const key of ['anyOf', 'oneOf']) {
-    if (!Array.isArray(schema[key])) continue;
-    const branches = schema[key].map((_, i) => sub(key, i));
-    const matching = branches.filter((branch) => matches(branch, value));
-    for (const branch of matching.length ? matching : branches) applicableDeclarations(document, matches, branch, value, into, depth + 1);
-  }
-  if (schema.if !== undefined) {
-    applicableDeclarations(document, matches, sub('if'), value, into, depth + 1);
-    const branch = matches(sub('if'), value) ? 'then' : 'else';
-    if (schema[branch] !== undefined) applicableDeclarations(document, matches, sub(branch), value, into, depth + 1);
-  }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const name of Object.keys(schema.dependentSchemas || {})) {
-      if (Object.hasOwn(value, name)) applicableDeclarations(document, matches, sub('dependentSchemas', name), value, into, depth + 1);
-    }
+  const at = (/** @type {import('./schema-walk.mjs').Subschema} */ { keyword, key }) => (key === undefined ? sub(keyword) : sub(keyword, key));
+  for (const applied of appliedSubschemas(schema, value, (branch) => matches(at(branch), value))) {
+    applicableDeclarations(document, matches, at(applied), value, into, depth + 1);
   }
   return into;
 }
@@ -170,14 +144,14 @@ function collectUndeclared(document, matches, pointer, value, path, found, depth
   const d = applicableDeclarations(document, matches, pointer, value, { properties: {}, patterns: [], additional: [], items: [], prefixItems: [], open: false }, 0);
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
-      for (const at of [...(d.prefixItems[i] || []), ...(i >= d.prefixItems.length ? d.items : [])]) collectUndeclared(document, matches, at, item, `${path}/${i}`, found, depth + 1);
+      for (const at of [...(d.prefixItems[i] || []), ...(i >= d.prefixItems.length ? d.items : [])]) collectUndeclared(document, matches, at, item, appendPointer(path, i), found, depth + 1);
     });
     return;
   }
   for (const [key, child] of Object.entries(value)) {
     const schemas = [...(d.properties[key] || []), ...d.patterns.filter(([re]) => re.test(key)).map(([, at]) => at)];
-    if (!schemas.length && !d.open && !d.additional.length) { found.add(`${path}/${escapePointerPart(key)}`); continue; }
-    for (const at of schemas.length ? schemas : d.additional) collectUndeclared(document, matches, at, child, `${path}/${escapePointerPart(key)}`, found, depth + 1);
+    if (!schemas.length && !d.open && !d.additional.length) { found.add(appendPointer(path, key)); continue; }
+    for (const at of schemas.length ? schemas : d.additional) collectUndeclared(document, matches, at, child, appendPointer(path, key), found, depth + 1);
   }
 }
 
@@ -228,7 +202,7 @@ export function createSchemaViews(document) {
     },
     /** The schema at `pointer`, with its $refs followed at the top level. */
     schemaAt(pointer) {
-      return resolveRef(document, pointerGet(document, pointer));
+      return resolveRef(document, resolvePointer(document, pointer));
     },
     resolve(node) {
       return resolveRef(document, node);

@@ -1,7 +1,9 @@
 // The one schema walker: every JSON Schema 2020-12 keyword that holds subschemas, by shape, and
 // the walks built on that table. Whoever visits, copies or searches the schemas of the bundle
-// (the request and response views, the docs' filterable marks, the contract kit's field lists)
+// (the request and response views, the docs' filterable marks, the contract kit's field lists,
+// the style guide's rules, the breaking-change engine, the 3.0 edition, the mock's generator)
 // goes through here, so a keyword the table knows is known everywhere.
+import { escapeToken } from './json-pointer.mjs';
 
 /**
  * A schema as the bundle holds it: an object, or a boolean schema (`true`, `false`).
@@ -14,8 +16,9 @@
  */
 /**
  * One subschema of a schema, where it sits: `keyword`, and `key` (a property name, a pattern, a
- * `$defs` name or an array index) unless the keyword holds a single schema.
- * @typedef {{ keyword: string, key?: string | number, schema: Schema }} Subschema
+ * `$defs` name or an array index) unless the keyword holds a single schema; `pointer`, its JSON
+ * pointer, when the schema's own was given.
+ * @typedef {{ keyword: string, key?: string | number, schema: Schema, pointer?: string }} Subschema
  */
 /**
  * Where the walk stands: the path of keywords and keys from the root (`['properties', 'tags',
@@ -71,23 +74,28 @@ const isSchema = (value) => typeof value === 'boolean' || isObject(value);
 
 /**
  * The direct subschemas of a schema, in keyword order (only the `keywords` given, all by
- * default). Booleans and non-schemas have none.
+ * default). Booleans and non-schemas have none. Given the schema's JSON pointer (`at`), each
+ * subschema comes with its own (`#/…/allOf/0`, `#/…/properties/a~1b`), for a validator that
+ * addresses schemas by pointer.
  * @param {unknown} schema
  * @param {Iterable<string>} [keywords]
+ * @param {string} [at]
  * @returns {Generator<Subschema>}
  */
-export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS)) {
+export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS), at) {
   if (!isObject(schema)) return;
+  /** @param {string} keyword @param {string | number} [key] */
+  const where = (keyword, key) => (at === undefined ? {} : { pointer: `${at}/${escapeToken(keyword)}${key === undefined ? '' : `/${escapeToken(key)}`}` });
   for (const keyword of keywords) {
     const shape = SUBSCHEMA_KEYWORDS[keyword];
     const value = schema[keyword];
     if (value === undefined || !shape) continue;
     if (shape === 'single') {
-      if (isSchema(value)) yield { keyword, schema: value };
+      if (isSchema(value)) yield { keyword, schema: value, ...where(keyword) };
     } else if (shape === 'list') {
-      if (Array.isArray(value)) for (const [key, sub] of value.entries()) if (isSchema(sub)) yield { keyword, key, schema: sub };
+      if (Array.isArray(value)) for (const [key, sub] of value.entries()) if (isSchema(sub)) yield { keyword, key, schema: sub, ...where(keyword, key) };
     } else if (isObject(value)) {
-      for (const [key, sub] of Object.entries(value)) if (isSchema(sub)) yield { keyword, key, schema: sub };
+      for (const [key, sub] of Object.entries(value)) if (isSchema(sub)) yield { keyword, key, schema: sub, ...where(keyword, key) };
     }
   }
 }
@@ -98,6 +106,8 @@ export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS)) 
  *   without it `$ref`s are not followed)
  * @property {Iterable<string>} [keywords] the keywords to walk into (all by default)
  * @property {number} [maxDepth] how deep to go (64 by default)
+ * @property {(schema: Record<string, any>, step: WalkStep & { raw: unknown }) => void} [leave] called
+ *   after what lies below a schema was walked (so a part's parts come before the part)
  */
 
 /**
@@ -108,7 +118,7 @@ export function* subschemas(schema, keywords = Object.keys(SUBSCHEMA_KEYWORDS)) 
  * @param {(schema: Record<string, any>, step: WalkStep & { raw: unknown }) => boolean | void} visit
  * @param {WalkOptions} [options]
  */
-export function walkSchema(root, visit, { resolve = (node) => node, keywords, maxDepth = 64 } = {}) {
+export function walkSchema(root, visit, { resolve = (node) => node, keywords, maxDepth = 64, leave } = {}) {
   const list = [...(keywords ?? Object.keys(SUBSCHEMA_KEYWORDS))];
   const seen = new Set();
   /** @param {unknown} raw @param {Array<string | number>} path @param {string | null} keyword @param {number} depth */
@@ -116,10 +126,12 @@ export function walkSchema(root, visit, { resolve = (node) => node, keywords, ma
     const schema = resolve(raw);
     if (!isObject(schema) || seen.has(schema) || depth > maxDepth) return;
     seen.add(schema);
-    if (visit(schema, { path, keyword, depth, raw }) === false) return;
+    const step = { path, keyword, depth, raw };
+    if (visit(schema, step) === false) return;
     for (const sub of subschemas(schema, list)) {
       walk(sub.schema, sub.key === undefined ? [...path, sub.keyword] : [...path, sub.keyword, sub.key], sub.keyword, depth + 1);
     }
+    leave?.(schema, step);
   };
   walk(root, [], null, 0);
 }
@@ -137,6 +149,77 @@ export function schemaParts(root, { resolve, keywords = ['allOf', 'anyOf', 'oneO
   const parts = [];
   walkSchema(root, (schema) => { parts.push(schema); }, { resolve, keywords, maxDepth });
   return parts;
+}
+
+/**
+ * The properties a schema declares for its own object: its `properties` and those of its `allOf`
+ * parts at any depth (each part once), name → schema as written. A name declared twice keeps the
+ * declaration nearest the root, and the parts' names come first, in the parts' order.
+ * @param {unknown} root
+ * @param {WalkOptions} [options] `resolve` and `maxDepth`
+ * @returns {Record<string, any>}
+ */
+export function ownProperties(root, { resolve, maxDepth } = {}) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  const gather = (/** @type {Record<string, any>} */ schema) => { if (isObject(schema.properties)) Object.assign(out, schema.properties); };
+  walkSchema(root, () => {}, { resolve, keywords: ['allOf'], maxDepth, leave: gather });
+  return out;
+}
+
+/**
+ * The schemas a member of a value must meet (`key`: a property name, or an array index as a
+ * number or digits), as the schema and its `allOf` parts declare them: `properties[key]`, and for
+ * an index `prefixItems[key]`, or `items` past the `prefixItems`. A member declared only in a
+ * conditional or alternative branch has none here.
+ * @param {unknown} root
+ * @param {string | number} key
+ * @param {WalkOptions} [options] `resolve` and `maxDepth`
+ * @returns {Schema[]}
+ */
+export function memberSchemas(root, key, { resolve, maxDepth } = {}) {
+  const name = String(key);
+  const index = /^(?:0|[1-9]\d*)$/.test(name) ? Number(name) : null;
+  /** @type {Schema[]} */
+  const found = [];
+  for (const part of schemaParts(root, { resolve, keywords: ['allOf'], maxDepth })) {
+    if (index !== null) {
+      const tuple = Array.isArray(part.prefixItems) ? part.prefixItems : [];
+      const item = index < tuple.length ? tuple[index] : part.items;
+      if (isSchema(item)) found.push(item);
+    }
+    if (isObject(part.properties) && Object.hasOwn(part.properties, name) && isSchema(part.properties[name])) found.push(part.properties[name]);
+  }
+  return found;
+}
+
+/** The keywords whose subschemas apply to the value itself (rather than to its members). */
+const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'dependentSchemas'];
+
+/**
+ * The direct subschemas of `schema` that apply to `value` itself, as an evaluator takes them:
+ * every `allOf` part; the `anyOf` and `oneOf` branches the value matches (all of them when it
+ * matches none, so a failing value still finds its fields); `if`, and the `then` or `else` it
+ * chooses; the `dependentSchemas` of the members the value has. `matches(subschema)` says whether
+ * the value is valid against one of them.
+ * @param {unknown} schema
+ * @param {unknown} value
+ * @param {(subschema: Subschema) => boolean} matches
+ * @returns {Subschema[]}
+ */
+export function appliedSubschemas(schema, value, matches) {
+  const found = [...subschemas(schema, IN_PLACE)];
+  const of = (/** @type {string} */ keyword) => found.filter((sub) => sub.keyword === keyword);
+  const applied = of('allOf');
+  for (const keyword of ['anyOf', 'oneOf']) {
+    const branches = of(keyword);
+    const matching = branches.filter((branch) => matches(branch));
+    applied.push(...(matching.length ? matching : branches));
+  }
+  const [condition] = of('if');
+  if (condition) applied.push(condition, ...of(matches(condition) ? 'then' : 'else'));
+  if (isObject(value)) applied.push(...of('dependentSchemas').filter((sub) => Object.hasOwn(value, String(sub.key))));
+  return applied;
 }
 
 /**

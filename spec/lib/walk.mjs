@@ -2,7 +2,7 @@
 // shared components resolved) and the examples of every body, parameter and schema, each with
 // the JSON pointer of the schema it must validate against. Shared by the spec's tests, the
 // contract kit and the docs' code samples.
-import { pointerGet, pointerOf } from './schema-views.mjs';
+import { appendPointer, formatPointer, resolvePointer } from './json-pointer.mjs';
 
 /**
  * One parameter of an operation, resolved, with the JSON pointer where it is defined.
@@ -30,7 +30,7 @@ export function deref(document, node, pointer) {
   let at = pointer;
   for (let i = 0; current && typeof current.$ref === 'string' && i < 16; i++) {
     at = current.$ref;
-    current = pointerGet(document, current.$ref);
+    current = resolvePointer(document, current.$ref);
   }
   return [current, at];
 }
@@ -46,13 +46,13 @@ export function* operations(document) {
       const operation = pathItem[method];
       if (!operation) continue;
       const byKey = new Map();
-      for (const [list, base] of [[pathItem.parameters, pointerOf('paths', path, 'parameters')], [operation.parameters, pointerOf('paths', path, method, 'parameters')]]) {
+      for (const [list, base] of [[pathItem.parameters, formatPointer(['paths', path, 'parameters'], { fragment: true })], [operation.parameters, formatPointer(['paths', path, method, 'parameters'], { fragment: true })]]) {
         (list || []).forEach((raw, i) => {
-          const [parameter, at] = deref(document, raw, `${base}/${i}`);
+          const [parameter, at] = deref(document, raw, appendPointer(base, i));
           byKey.set(`${parameter.in}:${parameter.name}`, { ...parameter, pointer: at });
         });
       }
-      yield { path, method, operation, pointer: pointerOf('paths', path, method), parameters: [...byKey.values()] };
+      yield { path, method, operation, pointer: formatPointer(['paths', path, method], { fragment: true }), parameters: [...byKey.values()] };
     }
   }
 }
@@ -101,15 +101,15 @@ export function mediaExamples(document, media) {
 export function bodiesOf(document, op) {
   const bodies = [];
   if (op.operation.requestBody) {
-    const [body, at] = deref(document, op.operation.requestBody, `${op.pointer}/requestBody`);
+    const [body, at] = deref(document, op.operation.requestBody, appendPointer(op.pointer, 'requestBody'));
     for (const [mediaType, media] of Object.entries(body.content || {})) {
-      bodies.push({ kind: 'request', status: null, mediaType, media, schemaPointer: `${at}/content/${mediaType.replace(/\//g, '~1')}/schema` });
+      bodies.push({ kind: 'request', status: null, mediaType, media, schemaPointer: appendPointer(at, 'content', mediaType, 'schema') });
     }
   }
   for (const [status, raw] of Object.entries(op.operation.responses || {})) {
-    const [response, at] = deref(document, raw, `${op.pointer}/responses/${status}`);
+    const [response, at] = deref(document, raw, appendPointer(op.pointer, 'responses', status));
     for (const [mediaType, media] of Object.entries(response.content || {})) {
-      bodies.push({ kind: 'response', status, mediaType, media, schemaPointer: `${at}/content/${mediaType.replace(/\//g, '~1')}/schema` });
+      bodies.push({ kind: 'response', status, mediaType, media, schemaPointer: appendPointer(at, 'content', mediaType, 'schema') });
     }
   }
   return bodies;
@@ -139,7 +139,7 @@ export function* allExamples(document) {
   }
   for (const [name, schema] of Object.entries((document.components && document.components.schemas) || {})) {
     for (const [i, value] of (schema.examples || []).entries()) {
-      yield { where: `schema ${name} example ${i}`, view: 'response', schemaPointer: pointerOf('components', 'schemas', name), value };
+      yield { where: `schema ${name} example ${i}`, view: 'response', schemaPointer: formatPointer(['components', 'schemas', name], { fragment: true }), value };
     }
   }
 }

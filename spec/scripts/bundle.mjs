@@ -4,11 +4,12 @@
 // printing what 3.0 cannot say. All are staged next to their targets and renamed into place only
 // when all are ready, so a failed run never leaves a half-written or mismatched set behind.
 import path from 'node:path';
+import { defaultBundleFile } from '../lib/bundle.mjs';
 import { command, parse } from './cli.mjs';
 
 parse(command('bundle', 'Bundles spec/openapi.yaml into spec/dist/openapi.yaml and spec/dist/openapi.json.'));
 // Redocly loads after the command line is read: --help and usage errors answer at once.
-const { BundleError, createBundler, edition30, specDir, writeAtomically } = await import('./bundler.mjs');
+const { BundleError, createBundler, edition30, writeAtomically } = await import('./bundler.mjs');
 const { describeLosses } = await import('../lib/down-convert.mjs');
 
 const started = Date.now();
@@ -23,7 +24,7 @@ try {
 }
 const { document, files } = result;
 const { files: files30, losses } = edition30(document);
-writeAtomically(path.join(specDir, 'dist'), { ...files, ...files30 });
+writeAtomically(path.dirname(defaultBundleFile()), { ...files, ...files30 });
 
 const operations = Object.values(document.paths || {})
   .flatMap((item) => Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch'].includes(k)));

@@ -6,11 +6,11 @@
 // `file:line:col` first (editors and terminals open it), then the rule, the offending node as a
 // path inside the file, and the message; a finding in the bundle also names its source.
 import path from 'node:path';
-import { pointerParts } from '../lib/sources.mjs';
+import { parsePointer } from '../lib/json-pointer.mjs';
 
 /** `#/paths/~1volumes/get` → `paths./volumes.get`; the root is `(root)`. */
 export function readablePointer(pointer) {
-  const parts = pointerParts(pointer ?? '');
+  const parts = parsePointer(pointer ?? '');
   return parts.length ? parts.join('.') : '(root)';
 }
 

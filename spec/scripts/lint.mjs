@@ -5,19 +5,21 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultBundleFile } from '../lib/bundle.mjs';
 import { command, parse } from './cli.mjs';
 
 const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bundleFile = defaultBundleFile('openapi.yaml');
 
 const program = command('lint', 'Lints the spec with the house style guide (Redocly and Spectral); any finding fails.')
-  .argument('[targets...]', 'files to lint, relative to spec/ or absolute', ['openapi.yaml', 'dist/openapi.yaml'])
+  .argument('[targets...]', 'files to lint, relative to spec/ or absolute', ['openapi.yaml', path.relative(specDir, bundleFile)])
   .addHelpText('after', '\nExit status: 0 when clean, 1 on any finding, 2 on a usage error or a missing target.');
 parse(program);
 const targets = program.processedArgs[0];
 
 for (const target of targets) {
   if (!existsSync(path.resolve(specDir, target))) {
-    console.error(`lint: ${target} does not exist${target.startsWith('dist/') ? ' (run `npm run build` first)' : ''}.`);
+    console.error(`lint: ${target} does not exist${path.resolve(specDir, target) === bundleFile ? ' (run `npm run build` first)' : ''}.`);
     process.exit(2);
   }
 }
@@ -28,7 +30,6 @@ const { createSourceIndex } = await import('../lib/sources.mjs');
 const { countByFile, formatFinding, sortFindings } = await import('./findings.mjs');
 
 const started = Date.now();
-const bundleFile = path.join(specDir, 'dist', 'openapi.yaml');
 const results = await Promise.all(targets.map(async (target) => {
   const worker = startLintWorker();
   try {

@@ -1,34 +1,35 @@
 // The spec's release history as the API changelog and the release check read it: the release
-// tags of the git checkout, the bundle of the spec at each (bundled once per commit and kept in
-// node_modules/.cache, since a tag's bundle never changes) and the bundle of the working tree.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// records of the spec folder (lib/releases.mjs: each released version's bundle, kept in the
+// repository and the package, so no git history or tag is needed) and the bundle of the working
+// tree.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiChangelog, releaseTags } from '../lib/changelog.mjs';
-import { bundleAtRef, createBundler, gitLocation, specDir as ownSpecDir } from './bundler.mjs';
+import { apiChangelog } from '../lib/changelog.mjs';
+import { ReleaseRecordError, readReleaseBundle, readReleases } from '../lib/releases.mjs';
 
-// A cached bundle is good while the bundler that made it is unchanged.
-const CACHE_KEY = createHash('sha256').update(readFileSync(fileURLToPath(new URL('./bundler.mjs', import.meta.url)))).digest('hex').slice(0, 12);
+const ownSpecDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The working tree's bundle, made by the bundler (loaded only then: it needs Redocly). @param {string} specDir */
+async function bundleOf(specDir) {
+  const { createBundler } = await import('./bundler.mjs');
+  return (await (await createBundler({ specDir })).bundle()).document;
+}
 
 /**
- * @param {{ specDir?: string, current?: object }} [options] the spec folder of a git checkout
- *   (default this one); `current`, its working tree's bundle when the caller has it already
+ * @param {{ specDir?: string, current?: object }} [options] a spec folder (default this one);
+ *   `current`, its working tree's bundle when the caller has it already (else it is bundled)
  */
 export async function releaseHistory({ specDir = ownSpecDir, current: given } = {}) {
-  const where = gitLocation(specDir);
-  const cacheDir = path.join(where.repo, 'node_modules', '.cache', 'cloudapi-release-bundles');
-  const tags = releaseTags(where.repo);
-  async function bundleAt(ref) {
-    const commit = execFileSync('git', ['-C', where.repo, 'rev-parse', `${ref}^{commit}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-    const cached = path.join(cacheDir, `${commit}-${CACHE_KEY}.json`);
-    if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
-    const document = await bundleAtRef({ ...where, ref: commit });
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cached, JSON.stringify(document));
-    return document;
+  const releases = readReleases(specDir);
+  const bundles = new Map();
+  /** The bundle of a recorded version. @param {string} version */
+  function bundleAt(version) {
+    const release = releases.find((r) => r.version === version);
+    if (!release) throw new ReleaseRecordError(`no release ${version} is recorded in ${specDir}/releases (recorded: ${releases.map((r) => r.version).join(', ') || 'none'})`);
+    if (!bundles.has(version)) bundles.set(version, readReleaseBundle(specDir, release));
+    return bundles.get(version);
   }
-  const current = given ?? (await (await createBundler({ specDir })).bundle()).document;
-  return { repo: where.repo, tags, bundleAt, current, changelog: () => apiChangelog({ tags, bundleAt, current }) };
+  const current = given ?? await bundleOf(specDir);
+  const versions = releases.map((r) => r.version);
+  return { releases, last: releases.at(-1) ?? null, bundleAt, current, changelog: () => apiChangelog({ releases: versions, bundleAt, current }) };
 }

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatPointer } from '../lib/json-pointer.mjs';
 import { startWorker } from './worker-rpc.mjs';
 
 const require = createRequire(import.meta.url);
@@ -20,7 +21,6 @@ export const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 
 const SPECTRAL_SEVERITY = ['error', 'warning', 'info', 'hint'];
 
-const pointerOf = (parts) => `#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
 /**
  * @param {{ specDir?: string }} [options] the folder holding redocly.yaml, .spectral.yaml and style/
@@ -73,7 +73,7 @@ export async function createLinters({ specDir: dir = specDir } = {}) {
         file: location.source.absoluteRef,
         line: start?.line ?? 1,
         column: start?.col ?? 1,
-        pointer: location.pointer ?? '#/',
+        pointer: !location.pointer || location.pointer === '#/' ? '#' : location.pointer, // Redocly writes the root as #/
         message: p.message,
       };
     });
@@ -93,7 +93,7 @@ export async function createLinters({ specDir: dir = specDir } = {}) {
       file: path.resolve(root, r.source || file),
       line: r.range.start.line + 1,
       column: r.range.start.character + 1,
-      pointer: pointerOf(r.path),
+      pointer: formatPointer(r.path, { fragment: true }),
       message: r.message,
     }));
   }

@@ -82,6 +82,30 @@ describe('compareDocuments', () => {
   });
 });
 
+describe('what moves without changing what clients send or read', () => {
+  it('does not report a JSON header moved from `content` to `contentSchema`, a renamed allOf part or a renamed path parameter', () => {
+    const before = structuredClone(bundle);
+    schemas(before).VolumeCreateRequest.allOf = [{ $ref: '#/components/schemas/TagLabel' }];
+    const listFilter = (d) => d.paths['/volumes'].get.parameters.find((p) => p.name === 'X-Filter');
+    // The bundle declares X-Filter as a string with its contentSchema; before, as JSON content.
+    const declared = listFilter(before);
+    declared.content = { 'application/json': { schema: declared.schema.contentSchema } };
+    delete declared.schema;
+    const result = compareDocuments(before, ((d) => {
+      const filter = listFilter(d);
+      filter.schema = { type: 'string', contentMediaType: 'application/json', contentSchema: filter.content['application/json'].schema };
+      delete filter.content;
+      schemas(d).TagLabelRenamed = schemas(d).TagLabel;
+      schemas(d).VolumeCreateRequest.allOf = [{ $ref: '#/components/schemas/TagLabelRenamed' }];
+      d.paths = Object.fromEntries(Object.entries(d.paths).map(([key, item]) => [key.replace('{volumeId}', '{id}'), item]));
+      d.components.parameters.VolumeId.name = 'id';
+      return d;
+    })(structuredClone(before)), { all: true });
+    expect(result.findings.map((f) => `${f.level}:${f.code}`).filter((c) => !c.startsWith('info:parameter-renamed'))).toEqual([]);
+    expect(result.added).toEqual([]);
+  });
+});
+
 describe('npm run breaking', () => {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'breaking-cli-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));

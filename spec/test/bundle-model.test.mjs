@@ -17,6 +17,13 @@ describe('loadBundle', () => {
     expect(bundle.info.version).toBe('4.115.0');
   });
 
+  it('names every file npm run build writes, from the package exports, and no other', () => {
+    for (const name of ['openapi.yaml', 'openapi.3.0.json', 'openapi.3.0.yaml']) {
+      expect(defaultBundleFile(name)).toBe(path.join(specDir, 'dist', name));
+    }
+    expect(() => defaultBundleFile('package.json')).toThrow('@cloudapi/spec publishes no bundle file named package.json');
+  });
+
   it('reads another bundle, as JSON or YAML', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bundle-model-'));
     writeFileSync(path.join(dir, 'a.json'), JSON.stringify({ openapi: '3.1.0', servers: [{ url: '/x' }] }));

@@ -1,6 +1,7 @@
 // The API changelog: the engine's notes of what changed without breaking anyone (only when asked
-// for), their kinds in the changelog beside the breaking ones, and `npm run changelog --check`
-// holding spec/CHANGELOG-API.md to what the release tags and the spec make.
+// for), their kinds in the changelog beside the breaking ones, the release records it starts from
+// (spec/releases, checked against the commit each was made from), and `npm run changelog --check`
+// holding spec/CHANGELOG-API.md to what the release records and the spec make.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareDocuments } from '../lib/breaking.mjs';
 import { apiChangelog, changelogMarkdown, changesBetween } from '../lib/changelog.mjs';
+import { readReleaseBundle, readReleases } from '../lib/releases.mjs';
 import { loadBundle, specDir } from './helpers.mjs';
 
 const bundle = loadBundle();
@@ -49,20 +51,40 @@ describe('changesBetween', () => {
 describe('the changelog', () => {
   it('has a section per release and one since the last, newest first, breaking ones marked in Markdown', async () => {
     const documents = {
-      'v1.0.0': bundle,
-      'v1.1.0': after((d) => { schemas(d).Region.properties.nickname = { type: 'string' }; }),
+      '1.0.0': bundle,
+      '1.1.0': after((d) => { schemas(d).Region.properties.nickname = { type: 'string' }; }),
     };
     const current = after((d) => { schemas(d).Region.properties.nickname = { type: 'string' }; delete schemas(d).Region.properties.country; });
-    const changelog = await apiChangelog({ tags: Object.keys(documents), bundleAt: async (tag) => documents[tag], current });
-    expect(changelog.sections.map((s) => s.title)).toEqual(['Unreleased (since v1.1.0)', 'v1.1.0']);
+    const changelog = await apiChangelog({ releases: Object.keys(documents), bundleAt: async (version) => documents[version], current });
+    expect(changelog.sections.map((s) => s.title)).toEqual(['Unreleased (since 1.1.0)', '1.1.0']);
     const markdown = changelogMarkdown(changelog);
-    expect(markdown).toMatch(/## Unreleased \(since v1\.1\.0\)[\s\S]*### Removed\n\n(- .*\n)*- \*\*Breaking\*\* `GET \/regions\/\{regionId\}` \(getRegion\), `country`: country was removed from the response/);
-    expect(markdown).toMatch(/## v1\.1\.0[\s\S]*### Added\n\n(- .*\n)*- `GET \/regions\/\{regionId\}` \(getRegion\), `nickname`: nickname was added to the response/);
+    expect(markdown).toMatch(/## Unreleased \(since 1\.1\.0\)[\s\S]*### Removed\n\n(- .*\n)*- \*\*Breaking\*\* `country` in `GET \/regions\/\{regionId\}` \(getRegion\): country was removed from the response/);
+    expect(markdown).toMatch(/## 1\.1\.0[\s\S]*### Added\n\n(- .*\n)*- `nickname` in `GET \/regions\/\{regionId\}` \(getRegion\): nickname was added to the response/);
+  });
+
+  it('lists a change made to many operations once, naming the first few', () => {
+    const grown = after((d) => { schemas(d).ErrorResponse.properties.nickname = { type: 'string' }; });
+    const markdown = changelogMarkdown({ releases: ['1.0.0'], sections: [{ title: 'Unreleased (since 1.0.0)', from: '1.0.0', to: 'the working tree', unreleased: true, changes: changesBetween(bundle, grown) }] });
+    const lines = markdown.split('\n').filter((l) => l.includes('nickname was added to the response'));
+    const reached = new Set(changesBetween(bundle, grown).filter((c) => c.field === 'nickname').map((c) => c.operation));
+    expect(reached.size, 'every operation answers the error body').toBeGreaterThan(6);
+    expect(lines.filter((l) => l.startsWith('- `nickname` in '))).toHaveLength(1);
+    expect(lines.find((l) => l.startsWith('- `nickname` in '))).toMatch(new RegExp(`and ${reached.size - 6} more operations: `));
   });
 
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-changelog-check-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
   const check = (out) => spawnSync(process.execPath, [path.join(specDir, 'scripts', 'changelog.mjs'), '--check', ...(out ? ['--out', out] : [])], { encoding: 'utf8', timeout: 120_000 });
+
+  it('starts from release 4.115.0, the spec on main when its release was recorded, re-bundled from that commit as it is now', () => {
+    const releases = readReleases(specDir);
+    expect(releases.map((r) => [r.version, r.commit])).toEqual([['4.115.0', '430c31b630d37b853bc333aea2aae928cc000cea']]);
+    expect(readReleaseBundle(specDir, releases[0]).info.version).toBe('4.115.0');
+    const result = spawnSync(process.execPath, [path.join(specDir, 'scripts', 'record-release.mjs'), '--check'], { encoding: 'utf8', timeout: 120_000 });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('release 4.115.0 (430c31b) is up to date');
+    expect(result.status).toBe(0);
+  }, 120_000);
 
   it('spec/CHANGELOG-API.md is what `npm run changelog` makes now (run it and commit the file when this fails)', () => {
     const result = check();
@@ -75,7 +97,7 @@ describe('the changelog', () => {
     writeFileSync(stale, '# API changelog\n\nan old list\n');
     const result = check(stale);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/is out of date with the spec and the release tags: run `npm run changelog` and commit it/);
+    expect(result.stderr).toMatch(/is out of date with the spec and its release records: run `npm run changelog` and commit it/);
     expect(execFileSync('cat', [stale], { encoding: 'utf8' })).toContain('an old list');
   }, 120_000);
 });

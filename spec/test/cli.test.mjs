@@ -8,11 +8,11 @@ import { specDir } from './helpers.mjs';
 
 const run = (script, ...args) => spawnSync(process.execPath, [path.join(specDir, 'scripts', script), ...args], { encoding: 'utf8' });
 
-describe.each(['lint.mjs', 'bundle.mjs', 'breaking.mjs', 'changelog.mjs'])('%s', (script) => {
+describe.each(['lint.mjs', 'bundle.mjs', 'breaking.mjs', 'changelog.mjs', 'record-release.mjs'])('%s', (script) => {
   it('prints its usage for --help and exits 0', () => {
     const result = run(script, '--help');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: \w+ \[options\]/);
+    expect(result.stdout).toMatch(/^Usage: [\w-]+ \[options\]/);
     expect(result.stdout).toContain('--help');
   });
 
@@ -20,7 +20,7 @@ describe.each(['lint.mjs', 'bundle.mjs', 'breaking.mjs', 'changelog.mjs'])('%s',
     const result = run(script, '--no-such-flag');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("unknown option '--no-such-flag'");
-    expect(result.stderr).toMatch(/Usage: \w+ \[options\]/);
+    expect(result.stderr).toMatch(/Usage: [\w-]+ \[options\]/);
     expect(result.stdout).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 // The shared fault-injection decisions (lib/faults.mjs): the FAULTS format, its errors, seeded and
 // reproducible draws per operation, shares that hold over many requests, X-Fault on one request.
 import { describe, expect, it } from 'vitest';
-import { createFaultInjector, faultHeaders, parseFaultRequest, parseFaults } from '../lib/faults.mjs';
+import { createFaultInjector, droppedAnswer, faultHeaders, parseFaultRequest, parseFaults } from '../lib/faults.mjs';
 
 describe('parseFaults', () => {
   it('reads every key of the fixed format', () => {
@@ -72,5 +72,17 @@ describe('createFaultInjector', () => {
     const decision = on.decide({ operationId: 'getVolume', header: '429' });
     expect(faultHeaders(decision)).toEqual({ 'x-fault': '429', 'retry-after': '1' });
     expect(faultHeaders(on.decide({ operationId: 'getVolume', header: 'latency=50' }))).toEqual({ 'x-fault': 'latency' });
+  });
+});
+
+describe('droppedAnswer', () => {
+  it('promises a whole JSON body and holds only its start, marked as the fault it is', () => {
+    const decision = createFaultInjector(parseFaults('latency=5')).decide({ operationId: 'getVolume', header: 'drop' });
+    const { status, headers, partialBody } = droppedAnswer({ ...decision, kinds: ['latency', 'drop'] });
+    expect(status).toBe(200);
+    expect(headers).toMatchObject({ 'x-fault': 'latency, drop', 'content-type': 'application/json' });
+    // The client must meet a cut: fewer bytes than promised, and no JSON it could parse.
+    expect(Number(headers['content-length'])).toBeGreaterThan(Buffer.byteLength(partialBody));
+    expect(() => JSON.parse(partialBody)).toThrow(SyntaxError);
   });
 });

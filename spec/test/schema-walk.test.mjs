@@ -1,7 +1,7 @@
 // The one schema walker: it reaches the subschemas of every 2020-12 keyword, copies schemas
 // through all of them, and lists the properties an instance may carry.
 import { describe, expect, it } from 'vitest';
-import { CARRYING_KEYWORDS, SUBSCHEMA_KEYWORDS, mapSubschemas, schemaParts, subschemas, walkProperties, walkSchema } from '../lib/schema-walk.mjs';
+import { CARRYING_KEYWORDS, SUBSCHEMA_KEYWORDS, appliedSubschemas, mapSubschemas, memberSchemas, ownProperties, schemaParts, subschemas, walkProperties, walkSchema } from '../lib/schema-walk.mjs';
 import { loadBundle } from './helpers.mjs';
 import { deref } from '../lib/walk.mjs';
 
@@ -50,6 +50,14 @@ describe('the schema walker', () => {
     expect(found.find((s) => s.keyword === 'not')).toEqual({ keyword: 'not', schema: { title: 'not' } });
     expect([...subschemas(everyKeyword, ['items', 'not'])].map((s) => s.keyword)).toEqual(['items', 'not']);
     expect([...subschemas(true)]).toEqual([]);
+  });
+
+  it('gives each subschema its JSON pointer when the schema\'s own is given, escaping keys', () => {
+    const schema = { properties: { 'a/b': { title: 'slash' }, 'c~d': { title: 'tilde' } }, allOf: [{ title: 'first' }], not: { title: 'not' } };
+    expect([...subschemas(schema, ['properties', 'allOf', 'not'], '#/components/schemas/X')].map((s) => s.pointer)).toEqual([
+      '#/components/schemas/X/properties/a~1b', '#/components/schemas/X/properties/c~0d', '#/components/schemas/X/allOf/0', '#/components/schemas/X/not',
+    ]);
+    expect([...subschemas(schema, ['not'])][0]).not.toHaveProperty('pointer');
   });
 
   it('visits every schema once, depth first, with its path, and stops below a visit that answers false', () => {
@@ -124,6 +132,71 @@ describe('the schema walker', () => {
     expect(schemaParts(schema, { resolve, keywords: ['oneOf', 'then'] }).map((p) => p.title)).toEqual(['own', 'one', 'then']);
     expect(schemaParts(schema, { resolve, maxDepth: 1 }).map((p) => p.title)).toEqual(['own', 'base', 'one']);
     expect(schemaParts(undefined)).toEqual([]);
+  });
+
+  it('leaves a schema after what lies below it, so parts come before the schema that holds them', () => {
+    const order = [];
+    const root = { title: 'root', allOf: [{ title: 'a', allOf: [{ title: 'a1' }] }, { title: 'b' }] };
+    walkSchema(root, () => {}, { leave: (schema, step) => { order.push(`${schema.title}@${step.path.join('/')}`); } });
+    expect(order).toEqual(['a1@allOf/0/allOf/0', 'a@allOf/0', 'b@allOf/1', 'root@']);
+  });
+
+  it('gives the properties a schema declares for its own object, its allOf parts included, the nearest declaration kept', () => {
+    const document = { components: { schemas: { Base: { properties: { id: { title: 'base id' }, created: { title: 'created' } } } } } };
+    const resolve = (node) => deref(document, node)[0];
+    const schema = {
+      properties: { id: { title: 'own id' }, label: { title: 'label' } },
+      allOf: [{ $ref: '#/components/schemas/Base' }, { allOf: [{ properties: { deep: { title: 'deep' } } }] }],
+      oneOf: [{ properties: { branch: {} } }],
+      items: { properties: { item: {} } },
+    };
+    const props = ownProperties(schema, { resolve });
+    // The parts' names first (in the parts' order), then the schema's own; `id` is the schema's own.
+    expect(Object.keys(props)).toEqual(['id', 'created', 'deep', 'label']);
+    expect(props.id.title).toBe('own id');
+    expect(ownProperties(schema)).not.toHaveProperty('created'); // a $ref is followed only through resolve
+    expect(ownProperties(undefined)).toEqual({});
+    const cycle = { properties: { a: {} }, allOf: [] };
+    cycle.allOf.push(cycle);
+    expect(Object.keys(ownProperties(cycle))).toEqual(['a']);
+  });
+
+  it('gives the schemas a member of a value must meet: properties, prefixItems or items, through allOf', () => {
+    const item = { title: 'item' };
+    const schema = {
+      properties: { a: { title: 'own a' } },
+      prefixItems: [{ title: 'first' }],
+      items: item,
+      allOf: [{ properties: { a: { title: 'part a' } } }, { items: { title: 'part item' } }],
+      oneOf: [{ properties: { b: {} } }],
+    };
+    expect(memberSchemas(schema, 'a').map((s) => s.title)).toEqual(['own a', 'part a']);
+    expect(memberSchemas(schema, 0).map((s) => s.title)).toEqual(['first', 'part item']);
+    expect(memberSchemas(schema, '3').map((s) => s.title)).toEqual(['item', 'part item']);
+    expect(memberSchemas(schema, 'b')).toEqual([]); // only in an alternative branch
+    expect(memberSchemas({ properties: { toString: true } }, 'constructor')).toEqual([]);
+    expect(memberSchemas({ prefixItems: [{}], items: false }, 1)).toEqual([false]);
+  });
+
+  it('gives the subschemas an evaluator applies to a value itself: allOf, the branches it matches, the branch if chooses, dependentSchemas of present members', () => {
+    const titled = (title) => ({ title });
+    const schema = {
+      allOf: [titled('all')],
+      anyOf: [titled('any-miss'), titled('any-hit')],
+      oneOf: [titled('one-miss')],
+      if: titled('if'),
+      then: titled('then'),
+      else: titled('else'),
+      dependentSchemas: { present: titled('dep-present'), absent: titled('dep-absent') },
+      properties: { present: titled('property') },
+    };
+    const hits = new Set(['any-hit', 'if']);
+    const applied = appliedSubschemas(schema, { present: 1 }, (sub) => hits.has(sub.schema.title));
+    // One-of matches nothing: all its branches apply, so a failing value still finds its fields.
+    expect(applied.map((s) => s.schema.title)).toEqual(['all', 'any-hit', 'one-miss', 'if', 'then', 'dep-present']);
+    expect(applied.find((s) => s.keyword === 'anyOf').key).toBe(1);
+    expect(appliedSubschemas(schema, [], () => false).map((s) => s.schema.title)).toEqual(['all', 'any-miss', 'any-hit', 'one-miss', 'if', 'else']);
+    expect(appliedSubschemas({ then: titled('then') }, {}, () => true)).toEqual([]); // then without if
   });
 
   it('reaches every schema of the bundle that the request view transforms', () => {

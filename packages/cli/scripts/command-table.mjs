@@ -1,5 +1,7 @@
 // The command table: one entry per operation of the bundle, everything the command line needs to
 // parse, check, send and print without reading the bundle itself (which it loads only to validate).
+import { filterSchemaOf, filterSpecOf, isFilterParameter } from '@cloudapi/spec/filters';
+import { walkProperties } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, mediaExamples, operations, parameterExamples } from '@cloudapi/spec/walk';
 import { commandWords, flagName } from './naming.mjs';
 import { descriptionOf, isReadOnly, resolve, shapeOf } from './schema-shape.mjs';
@@ -10,7 +12,6 @@ export const RESERVED_FLAGS = ['json', 'format', 'all', 'filter', 'data', 'uploa
 const UPLOAD_URL_FIELD = 'upload_to';
 const MAX_COLUMNS = 6;
 const MAX_DEPTH = 4;
-const FILTER_HEADER = 'x-filter';
 
 /** A body's fields as flags: nested objects become dotted flags; lists of objects only go in --data. */
 function fieldsOf(document, schema, prefix = [], depth = 0) {
@@ -47,16 +48,10 @@ function columnsOf(document, schema) {
   return [...scalars.filter((name) => name === 'id'), ...scalars.filter((name) => name !== 'id')].slice(0, MAX_COLUMNS);
 }
 
-/** The fields of a list's items that X-Filter matches (the spec marks them `x-filterable`). */
-function filterableOf(document, schema) {
-  const shape = shapeOf(document, schema);
-  return shape.kind === 'object' ? Object.entries(shape.properties).filter(([, sub]) => sub && resolve(document, sub)['x-filterable'] === true).map(([name]) => name) : [];
-}
-
 /** Whether the success body holds items (`{data: [...]}`), whether it is a page of a list (`page` too), and the columns. */
 function successOf(document, op) {
   const success = bodiesOf(document, op).find((body) => body.kind === 'response' && /^2/.test(body.status) && body.mediaType === 'application/json');
-  if (!success) return { columns: [], list: false, items: false, filterable: [], upload: false };
+  if (!success) return { columns: [], list: false, items: false, upload: false };
   const schema = success.media.schema;
   const shape = shapeOf(document, schema);
   const data = shape.kind === 'object' && shape.properties.data && resolve(document, shape.properties.data);
@@ -66,7 +61,20 @@ function successOf(document, op) {
   // An answer that names where to PUT the data (`upload_to`, a URI) lets the command send a file there.
   const uploadUrl = shape.kind === 'object' && shape.properties[UPLOAD_URL_FIELD] && resolve(document, shape.properties[UPLOAD_URL_FIELD]);
   const upload = Boolean(uploadUrl && uploadUrl.format === 'uri' && (shape.required ?? []).includes(UPLOAD_URL_FIELD));
-  return { list, items, columns: columnsOf(document, item), filterable: items ? filterableOf(document, item) : [], upload };
+  return { list, items, columns: columnsOf(document, item), upload };
+}
+
+/** The names of the fields any request body marks write-only (secrets: `--debug` hides their values). */
+function writeOnlyNames(document, all) {
+  const names = new Set();
+  for (const op of all) {
+    for (const body of bodiesOf(document, op).filter((b) => b.kind === 'request')) {
+      walkProperties(body.media.schema, (node) => resolve(document, node), (name, raw, property) => {
+        if (raw?.writeOnly === true || property?.writeOnly === true) names.add(name);
+      });
+    }
+  }
+  return [...names].sort();
 }
 
 /** `cloudapi volumes create --label my-volume --region us-east --size 20`, from the spec's examples. */
@@ -114,10 +122,12 @@ export function buildTable(document) {
       schemaPointer: request.schemaPointer,
       fields: fieldsOf(document, request.media.schema),
     } : null;
-    const { list, items, columns, filterable, upload } = successOf(document, op);
-    const filterHeader = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === FILTER_HEADER);
-    // Its JSON is checked before sending when the spec gives it a schema (`content` or `schema`).
-    const filterSchemaPointer = filterHeader && (filterHeader.content?.['application/json']?.schema ? `${filterHeader.pointer}/content/application~1json/schema` : filterHeader.schema ? `${filterHeader.pointer}/schema` : undefined);
+    const { list, items, columns, upload } = successOf(document, op);
+    const filterHeader = op.parameters.find(isFilterParameter);
+    // The fields X-Filter matches (the items' x-filterable marks), and the schema of its JSON
+    // (the header's contentSchema), which the command checks before sending.
+    const filterable = Object.keys(filterSpecOf(document, op.operation)?.fields ?? {});
+    const filterSchemaPointer = filterHeader && filterSchemaOf(filterHeader)?.pointer;
     for (const flag of [...query.map((q) => q.flag), ...(body?.fields ?? []).map((f) => f.flag)]) {
       if (RESERVED_FLAGS.includes(flag)) throw new Error(`${operationId}: the field "${flag}" is also a flag of every command; the command line cannot tell them apart`);
     }
@@ -135,5 +145,5 @@ export function buildTable(document) {
   });
   // An area is listed with the first sentence of its tag's description.
   const areas = Object.fromEntries((document.tags ?? []).map((tag) => [tag.name.toLowerCase().replace(/\s+/g, '-'), firstLine(tag.description).split(/(?<=\.)\s/)[0] || tag.name]));
-  return { version: document.info.version, baseUrl: document.servers?.[0]?.url ?? '', areas, commands };
+  return { version: document.info.version, baseUrl: document.servers?.[0]?.url ?? '', areas, writeOnly: writeOnlyNames(document, all), commands };
 }

@@ -1,14 +1,14 @@
 // What a command line can do with a schema of the bundle: its kind (a scalar, an array of scalars,
 // an object of fields, or something only `--data` can send), merged across `$ref`, `allOf`,
 // `oneOf`/`anyOf` branches and `if`/`then`/`else`, so every field any form accepts is a flag.
-import { pointerGet } from '@cloudapi/spec/schema-views';
+import { resolvePointer } from '@cloudapi/spec/json-pointer';
 import { schemaParts } from '@cloudapi/spec/schema-walk';
 
 const SCALARS = ['string', 'integer', 'number', 'boolean'];
 
 export function resolve(document, schema) {
   let current = schema;
-  for (let i = 0; current && typeof current.$ref === 'string' && i < 32; i++) current = pointerGet(document, current.$ref);
+  for (let i = 0; current && typeof current.$ref === 'string' && i < 32; i++) current = resolvePointer(document, current.$ref);
   return current && typeof current === 'object' ? current : {};
 }
 

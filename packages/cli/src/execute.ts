@@ -7,29 +7,32 @@ import { EXIT } from './errors.js';
 import type { Io } from './io.js';
 import { render } from './output.js';
 import { planRequest, type Given } from './request.js';
-import type { CommandSpec } from './table.js';
+import type { CommandSpec, CommandTable } from './table.js';
 import { checkUploadFile, sendUpload, UploadError } from './upload.js';
 
 export interface RunOptions { json?: boolean; format?: string; all?: boolean; debug?: boolean; profile?: string; uploadFile?: string }
 
 type AnyCall = (path: string, init: object) => Promise<{ data?: unknown; error?: ApiError }>;
+/** `client.listAll` for a path known only at run time (the command table's). */
+type AnyList = (path: string, init: object) => Promise<unknown[]>;
 
-export async function execute(spec: CommandSpec, given: Given, options: RunOptions, io: Io, version: string, specBaseUrl: string): Promise<number> {
+export async function execute(spec: CommandSpec, given: Given, options: RunOptions, io: Io, table: Pick<CommandTable, 'version' | 'baseUrl' | 'writeOnly'>): Promise<number> {
   const planned = await planRequest(spec, given, io);
   const upload = spec.upload && options.uploadFile !== undefined ? checkUploadFile(options.uploadFile) : undefined;
-  const { baseUrl, token } = resolveConnection(io.env, options.profile, specBaseUrl);
+  const { baseUrl, token } = resolveConnection(io.env, options.profile, table.baseUrl);
+  const debug = options.debug ? debugFetch(io.stderr, { token, writeOnly: table.writeOnly }) : undefined;
   const client = createClient({
-    baseUrl, token, userAgent: `cloudapi-cli/${version}`,
-    ...(options.debug ? { fetch: debugFetch(io.stderr) } : {}),
+    baseUrl, token, userAgent: `cloudapi-cli/${table.version}`,
+    ...(debug ? { fetch: debug } : {}),
   });
   const init = {
     params: { path: planned.path, query: planned.query },
     ...(planned.body !== undefined ? { body: planned.body } : {}),
-    ...(planned.filter ? { headers: { 'X-Filter': planned.filter } } : {}),
+    ...(planned.filter ? { filter: planned.filter } : {}),
   };
   try {
     if (spec.list && options.all) {
-      const items = await client.listAll(spec.path as never, init as never);
+      const items = await (client.listAll as unknown as AnyList)(spec.path, init);
       io.stdout(render(items, items, spec.columns, options));
       return EXIT.done;
     }
@@ -37,7 +40,7 @@ export async function execute(spec: CommandSpec, given: Given, options: RunOptio
     const { data, error } = await call(spec.path, init);
     if (error) throw error;
     if (upload) {
-      await sendUpload((data as { upload_to: string }).upload_to, upload, options.debug ? debugFetch(io.stderr) : fetch);
+      await sendUpload((data as { upload_to: string }).upload_to, upload, debug ?? fetch);
       io.stderr(`uploaded ${upload.path} (${upload.size} bytes)\n`);
     }
     const page = spec.items ? (data as { data: unknown[]; page?: number; pages?: number }) : undefined;

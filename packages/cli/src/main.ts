@@ -7,6 +7,7 @@ import { EXIT, UsageError } from './errors.js';
 import { processIo, type Io } from './io.js';
 import { buildProgram, type Selected } from './program.js';
 import { loadTable } from './table.js';
+import { terminalSafe } from './terminal.js';
 
 /** The first word that is not an option (nor the value of --profile): the area typed. */
 function areaOf(argv: string[]): string | undefined {
@@ -17,7 +18,9 @@ function areaOf(argv: string[]): string | undefined {
   return undefined;
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Everything printed passes through here: the server's values never reach the terminal raw.
+  const io = terminalSafe(given);
   const table = loadTable();
   if (argv[0] === '__complete') {
     io.stdout(complete(table, argv.slice(1)).map((word) => `${word}\n`).join(''));
@@ -27,8 +30,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
   let special: (() => Promise<number>) | undefined;
   const program = buildProgram(table, io, areaOf(argv), (chosen) => { selected = chosen; });
   program.command('configure')
-    .description('write a profile (token and base URL) to the config file, mode 0600 under $XDG_CONFIG_HOME/cloudapi; --profile names it')
-    .option('--token <token>', 'the personal access token')
+    .summary('write a profile (token and base URL) to the config file, mode 0600 under $XDG_CONFIG_HOME/cloudapi; --profile names it')
+    .description('Writes a profile (token and base URL) to the config file, mode 0600 under $XDG_CONFIG_HOME/cloudapi; --profile names it. With no flag it asks at a terminal (the token is not shown as you type), or reads the token from standard input: cloudapi configure < token-file.')
+    .option('--token <token>', 'the personal access token; - reads it from standard input (a token on the command line stays in the shell\'s history)')
     .option('--base-url <url>', `the API's base URL (default ${table.baseUrl})`)
     .action(async (options: { token?: string; baseUrl?: string }, command) => {
       const { configure } = await import('./configure.js');
@@ -53,7 +57,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const flags = new Map<string, unknown>();
     for (const [flag, option] of options) if (opts[option.attributeName()] !== undefined) flags.set(flag, opts[option.attributeName()]);
     const { execute } = await import('./execute.js');
-    return await execute(spec, { positionals, flags, data: opts.data, filter: opts.filter }, opts, io, table.version, table.baseUrl);
+    return await execute(spec, { positionals, flags, data: opts.data, filter: opts.filter }, opts, io, table);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and the version asked for are done; anything else commander refused is a usage error.

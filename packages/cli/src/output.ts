@@ -1,15 +1,19 @@
 // What a command prints on success: a table of the resource's main fields (the command table's
 // columns, or those of `--format`) for people, or the answer's JSON with `--json` for scripts.
+import { escapeControls } from './terminal.js';
 import { getPath } from './values.js';
 
 export interface OutputOptions { json?: boolean; format?: string }
 
-function cell(value: unknown): string {
+function text(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map(cell).join(',');
+  if (Array.isArray(value)) return value.map(text).join(',');
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value).replace(/\s+/g, ' ');
+  return String(value);
 }
+
+/** One line per row; control characters escaped here (not only on the way out) so columns align. */
+const cell = (value: unknown): string => escapeControls(text(value).replace(/\s+/g, ' '));
 
 /** Rows as aligned columns under an upper-case header. */
 export function renderTable(rows: unknown[], columns: string[]): string {

@@ -55,7 +55,7 @@ export function buildProgram(table: CommandTable, io: Io, area: string | undefin
     .description(`The command line of the Cloud Account Management API ${table.version}: cloudapi <area> <action> [ids] [--flags].\n\nCLOUDAPI_TOKEN and CLOUDAPI_BASE_URL (or a profile written by cloudapi configure) say where to send requests.\nExit codes: 0 done, 1 the API refused, 2 a usage error.`)
     .version(table.version)
     .option('--profile <name>', 'the profile of the config file to use (see cloudapi configure)')
-    .option('--debug', 'print each request and answer on standard error (the token masked)')
+    .option('--debug', 'print each request and answer on standard error (the token and write-only fields hidden)')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (text, write) => write(text) })
     .showSuggestionAfterError(true)

@@ -13,8 +13,8 @@ export interface PlannedRequest {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
-  /** The X-Filter header's JSON, as given. */
-  filter?: string;
+  /** The X-Filter's JSON, parsed: @cloudapi/client encodes it into the header as the spec says. */
+  filter?: object;
 }
 
 /** What the command line gave: positional values, and flag values keyed by flag name. */
@@ -98,8 +98,12 @@ async function planBody(spec: CommandSpec, given: Given, io: Io, report: Report,
   return body;
 }
 
-/** The X-Filter header: a JSON object, checked against the header's schema where the spec gives one. */
-function planFilter(spec: CommandSpec, given: Given, report: Report, problems: string[]): string | undefined {
+/**
+ * The X-Filter: a JSON object, checked against the header's schema where the spec gives one. It
+ * goes to the client's `filter` option, which encodes it with the spec's encoder (the text as
+ * given could not go in a header: fetch refuses a character past U+00FF).
+ */
+function planFilter(spec: CommandSpec, given: Given, report: Report, problems: string[]): object | undefined {
   if (given.filter === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -110,7 +114,7 @@ function planFilter(spec: CommandSpec, given: Given, report: Report, problems: s
     return undefined;
   }
   if (spec.filterSchemaPointer) report((p) => (p.path.length ? `--filter ${p.path.join('.')}` : '--filter'))(check(spec.filterSchemaPointer, parsed));
-  return given.filter;
+  return parsed as object;
 }
 
 /** The request of one command, or a UsageError listing every problem found. */

@@ -43,6 +43,8 @@ export interface CommandTable {
   baseUrl: string;
   /** Area name → description. */
   areas: Record<string, string>;
+  /** The names of the fields the spec marks write-only in a request body (secrets such as root_pass). */
+  writeOnly: string[];
   commands: CommandSpec[];
 }
 

@@ -4,6 +4,7 @@
 // a command runs: Ajv and the bundle stay out of `--help`.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { loadBundle } from '@cloudapi/spec/bundle';
+import { parsePointer } from '@cloudapi/spec/json-pointer';
 import { createAjv, viewDocument } from '@cloudapi/spec/schema-views';
 
 const VIEW_ID = 'cloudapi-request-view';
@@ -62,7 +63,7 @@ function reasonOf(error: ErrorObject): string {
 }
 
 const pathOf = (error: ErrorObject) => {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = parsePointer(error.instancePath);
   const p = error.params as Record<string, any>;
   const child = p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty;
   return child === undefined ? segments : [...segments, child];

@@ -34,19 +34,37 @@ describe('configure and profiles', () => {
     expect(unknown.stderr).toContain('profile "nope" is not in');
   });
 
-  it('asks at a terminal, keeps an existing file at 0600, and refuses to guess without one', async () => {
+  it('asks at a terminal (the token unseen), keeps an existing file at 0600, and refuses to guess without one', async () => {
     const home = tempDir('home');
     const env = { HOME: home };
     const file = path.join(home, '.config', 'cloudapi', 'config.json');
     const asked = await cloudapi(['configure'], { env, interactive: true, answers: ['typed-token', 'http://127.0.0.1:1/v4'] });
     expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.prompts!.map((p) => p.secret)).toEqual([true, false]);
+    expect(asked.prompts![0]!.question).toMatch(/^Token \(not shown as you type\)/);
+    expect(asked.stdout + asked.stderr).not.toContain('typed-token');
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ token: 'typed-token', base_url: 'http://127.0.0.1:1/v4' });
     writeFileSync(file, readFileSync(file, 'utf8'), { mode: 0o644 });
     expect((await cloudapi(['configure', '--token', 'next'], { env })).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const refused = await cloudapi(['configure'], { env });
     expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('no token on standard input');
     expect((await cloudapi(['configure', '--base-url', 'ftp://x'], { env })).stderr).toContain('--base-url: must be an http or https URL');
+  });
+
+  it('takes the token from standard input when it is not a terminal, and never prints it', async () => {
+    const home = tempDir('home');
+    const env = { HOME: home };
+    const file = path.join(home, '.config', 'cloudapi', 'config.json');
+    const piped = await cloudapi(['configure'], { env, stdin: 'piped-token\n' });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.prompts).toEqual([]);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ token: 'piped-token' });
+    const dashed = await cloudapi(['configure', '--profile', 'ci', '--token', '-', '--base-url', 'http://127.0.0.1:2/v4'], { env, stdin: 'dashed-token\r\nignored\n' });
+    expect(dashed.code, dashed.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.ci).toEqual({ token: 'dashed-token', base_url: 'http://127.0.0.1:2/v4' });
+    expect(piped.stdout + piped.stderr + dashed.stdout + dashed.stderr).not.toMatch(/piped-token|dashed-token/);
   });
 });
 

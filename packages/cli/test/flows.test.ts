@@ -170,4 +170,12 @@ describe('lists', () => {
     // the server on another branch); the list holds the volume asked for either way.
     expect(JSON.parse(outcome.stdout).map((volume: any) => volume.label)).toContain('filtered');
   });
+
+  it('--filter with text past U+00FF goes out as the spec encodes it, and the server finds the match', async () => {
+    json(await cli('volumes', 'create', '--label', 'snowman', '--region', 'us-east', '--tags', 'données ☃', '--json'));
+    const outcome = await cli('volumes', 'list', '--all', '--filter', '{"tags": "données ☃"}', '--debug', '--json');
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stderr).toContain('> x-filter: {"tags":"donn\\u00e9es \\u2603"}');
+    expect(JSON.parse(outcome.stdout).map((volume: any) => volume.label)).toEqual(['snowman']);
+  });
 });

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packedTarballs, provideSqliteBinding } from '../../../test-support/tarballs.mjs';
 import { tempDir } from './support/cli.js';
 
-const PACKAGES = ['@cloudapi/cli', '@cloudapi/client', '@cloudapi/types', '@cloudapi/spec', '@cloudapi/server'];
+// (@cloudapi/sqlite-node20: the server's SQLite driver on Node 20, an optional dependency a consumer gets from the registry.)
+const PACKAGES = ['@cloudapi/cli', '@cloudapi/client', '@cloudapi/types', '@cloudapi/spec', '@cloudapi/server', '@cloudapi/sqlite-node20'];
 
 interface Run { code: number; stdout: string; stderr: string }
 // npm_* variables that a `npm test` passes down would point npm back at the monorepo.

@@ -9,8 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The budget of the package's own code, in bytes of gzip (3.6 kB). See README "Size and overhead". */
-export const SIZE_BUDGET_GZIP = 3600;
+/** The budget of the package's own code, in bytes of gzip (3.9 kB). See README "Size and overhead". */
+export const SIZE_BUDGET_GZIP = 3900;
 
 async function bundle(entry, external) {
   const result = await build({

@@ -1,6 +1,7 @@
 // createClient(): openapi-fetch over the generated `paths`, with the token as a header, retries,
 // timeouts and redirects in the fetch it is given, `ApiError` for every answer that is not a valid
 // success, and the pagination and upload helpers.
+import { FILTER_HEADER, encodeFilterHeader } from '@cloudapi/spec/filter-header';
 import { requestMediaTypes, type ImageUploadRequest, type ImageUploadResponse, type paths } from '@cloudapi/types';
 import * as openapiFetch from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
@@ -9,7 +10,9 @@ import { throwIfIncomplete } from './pagination-error.js';
 import { serializePath } from './paths.js';
 import { Planned } from './planned.js';
 import { discard, resolveRetry, sendWithRetries, type RetryOptions } from './retry.js';
-import type { ClientMethod, GetMethod, ListInitParam, ListItem, ListPage, ListPath, PaginationOptions, PaginationStop } from './types.js';
+import type {
+  ClientMethod, GetMethod, GetPath, ListArguments, ListItemOf, ListPageOf, ListPathArgument, PaginationOptions, PaginationStop,
+} from './types.js';
 
 // openapi-fetch exports createClient only as its default. Its CommonJS file sets `exports.default`,
 // which our CommonJS build (Node's interop: the default import is `module.exports`) finds one level down.
@@ -67,19 +70,19 @@ export interface CloudApiClient {
    * Each page of a list operation, from `page` (default 1) until the last page, an empty page, a
    * page seen before or `maxPages`; returns (and gives `onStop`) why it stopped. Throws `ApiError`.
    */
-  pages<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListPage<P>, PaginationStop, undefined>;
+  pages<P extends GetPath, Count extends number>(path: ListPathArgument<P, Count>, ...init: ListArguments<P, Count>): AsyncGenerator<ListPageOf<P>, PaginationStop, undefined>;
   /**
    * Each item of a list operation, across pages (stopping as `pages` does). Throws `ApiError`, and
    * `PaginationError` after the last item when the walk stopped short (`repeated-page`,
    * `max-pages`) unless `onStop` was given.
    */
-  paginate<P extends ListPath>(path: P, ...init: ListInitParam<P>): AsyncGenerator<ListItem<P>, void, undefined>;
+  paginate<P extends GetPath, Count extends number>(path: ListPathArgument<P, Count>, ...init: ListArguments<P, Count>): AsyncGenerator<ListItemOf<P>, void, undefined>;
   /**
    * Every item of a list operation, all pages collected. Throws `ApiError`, and `PaginationError`
    * (with the items read) when the walk stopped short (`repeated-page`, `max-pages`) unless
    * `onStop` was given.
    */
-  listAll<P extends ListPath>(path: P, ...init: ListInitParam<P>): Promise<ListItem<P>[]>;
+  listAll<P extends GetPath, Count extends number>(path: ListPathArgument<P, Count>, ...init: ListArguments<P, Count>): Promise<Array<ListItemOf<P>>>;
   /**
    * Creates a private image (`POST /images/upload`), then PUTs `data` to its `upload_to` URL with
    * `Content-Type: application/octet-stream` (no token: the URL is pre-signed). Resolves with the
@@ -172,9 +175,9 @@ export function createClient(options: ClientOptions): CloudApiClient {
       // operations take multipart bodies, sent as FormData (fetch writes the boundary).
       if (init.body !== undefined && requestMediaTypes[operation] === 'multipart/form-data') own.body = toFormData(init.body);
       if (tokenFunction) own.headers = openapiFetch.mergeHeaders(bearer(await tokenFunction()), init.headers as HeadersOptions);
-      // A list's typed `filter` travels as the X-Filter header.
-      // JSON with `\uXXXX` past ASCII: a header value carries bytes, and raw UTF-8 would arrive as Latin-1.
-      if (filter !== undefined) own.headers = openapiFetch.mergeHeaders(own.headers as HeadersOptions, { 'X-Filter': JSON.stringify(filter).replace(/[^ -~]/g, (c) => `\\u${(c.charCodeAt(0) + 65536).toString(16).slice(1)}`) });
+      // A list's typed `filter` travels as the X-Filter header, encoded as the spec's language says
+      // (ASCII only: a header value carries bytes).
+      if (filter !== undefined) own.headers = openapiFetch.mergeHeaders(own.headers as HeadersOptions, { [FILTER_HEADER]: encodeFilterHeader(filter) });
       try {
         const { data, error, response } = await send(url, own);
         if (!response.ok) return { error: new ApiError(response, error, operation, response.url || url), response };
@@ -209,7 +212,7 @@ export function createClient(options: ClientOptions): CloudApiClient {
       if (error) throw error;
       count += 1;
       const body = data as { data: Array<{ id?: unknown } | undefined>; pages?: number };
-      if (!Array.isArray(body.data)) throw new ApiError(response, body, `GET ${path}`, undefined, 'not a page');
+      if (!Array.isArray(body.data)) throw new ApiError(response, body, `GET ${path}`, undefined, 'not a page of a list');
       // A server that ignores `page` answers the same page again: stop rather than loop.
       const first = JSON.stringify(body.data[0]?.id ?? body.data[0]);
       if (firsts.has(first)) {

@@ -12,5 +12,5 @@ export const serializePath = (url: string, values: Record<string, unknown>): str
   } catch {
     // a lone surrogate: not well-formed Unicode, which no URL can carry
   }
-  throw new TypeError(`path parameter ${name} = ${JSON.stringify(value) ?? value} is not one path segment`);
+  throw new TypeError(`path parameter ${name} ${value === undefined ? `is missing: pass params.path.${name}` : `= ${JSON.stringify(value)} is not one path segment`}`);
 });

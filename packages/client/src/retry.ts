@@ -105,6 +105,22 @@ async function buffered(response: Response): Promise<Response> {
   return copy;
 }
 
+/**
+ * The TypeError a call rejects with when no complete answer arrived: what happened, to which
+ * request, and the likely reason. `cause` is the failure's own cause where fetch gives one (Node:
+ * the system error, with its `code`), else fetch's TypeError.
+ */
+function unanswered(request: { method: string; url: string }, error: TypeError, cut: Response | undefined, blocked: boolean): TypeError {
+  const reason = (error.cause as { code?: string } | undefined)?.code ?? error.message;
+  return new TypeError(`${request.method} ${request.url}: ${
+    blocked ? `blocked by the browser: the server answers, but not to ${pageOrigin()} (CORS)`
+      : cut ? `answer cut short (${reason})`
+        : `no answer (${reason}): is the server running?${pageOrigin() && ' Or CORS blocked it.'}`}`, { cause: error.cause ?? error });
+}
+
+/** The origin of the page (or worker) the client runs in; "" outside a browser. */
+const pageOrigin = () => (typeof location == 'object' ? location.origin : '');
+
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */
 const sleep = (ms: number, signal: AbortSignal | null | undefined) => new Promise<void>((resolve, reject) => {
   const timer = setTimeout(resolve, ms);
@@ -164,8 +180,13 @@ export async function sendWithRetries<R extends Request | Planned>(
     } catch (error) {
       signal?.throwIfAborted();
       // fetch rejects with a TypeError for a network failure; timeouts are not retried.
-      if (!(error instanceof TypeError) || !idempotent || final) throw error;
-      failure = error;
+      if (!(error instanceof TypeError)) throw error;
+      // A browser gives the same TypeError for a request it blocked (CORS) as for a server that is
+      // not there. A no-cors HEAD, whose answer the page cannot read but gets, tells them apart:
+      // if the server answers it, the failure was the browser's refusal, and a retry would fail too.
+      const blocked = !response && !!pageOrigin() && await fetchOne(new Planned(request.url, { method: 'HEAD', mode: 'no-cors' }) as R, true).then(discard, () => false) !== false;
+      failure = unanswered(request, error, response, blocked);
+      if (blocked || !idempotent || final) throw failure;
       response = undefined; // (a body cut short: the answer is lost)
     }
     // A 429 without a usable Retry-After but with an exhausted X-RateLimit budget waits for its reset.

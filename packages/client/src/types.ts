@@ -72,7 +72,8 @@ export interface Page<Item = unknown> {
 }
 
 type IsPage<Body> = [Body] extends [never] ? false : Body extends Page ? true : false;
-type GetPath = PathsWithMethod<paths, 'get'>;
+/** The paths that have a GET. */
+export type GetPath = PathsWithMethod<paths, 'get'>;
 
 /**
  * The paths whose GET answers a page (`data`, `page`, `pages`, `results`): derived from the
@@ -129,5 +130,27 @@ export type GetMethod = <P extends GetPath>(
     : CallInitParam<Operation<P, 'get'>>
 ) => Promise<ApiResult<Operation<P, 'get'>>>;
 
-/** The options argument, optional unless the path has parameters. */
-export type ListInitParam<P extends ListPath> = RequiredKeysOf<ListInit<P>> extends never ? [init?: ListInit<P>] : [init: ListInit<P>];
+/** The `{name}`s of a path template, in order: `ParamNames<'/a/{x}/b/{y}'>` is `'x, y'`. */
+type ParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? (Rest extends `${string}{${string}` ? `${Name}, ${ParamNames<Rest>}` : Name)
+  : '';
+
+/**
+ * The type the path argument of `pages`, `paginate` and `listAll` must have: the path itself, or,
+ * when the call cannot work, a message TypeScript prints in its error ("Argument of type
+ * '"/volumes/{volumeId}"' is not assignable to parameter of type '"/volumes/{volumeId} is not a
+ * list…"'), rather than "Expected 2 arguments". `Count` is the number of options arguments given.
+ */
+export type ListPathArgument<P extends GetPath, Count extends number> = P extends ListPath
+  ? (RequiredKeysOf<ListInit<P>> extends never ? P : Count extends 0 ? `${P} needs its path parameters: pass { params: { path: { ${ParamNames<P>} } } }` : P)
+  : `${P} is not a list: its GET answers one object, not a page (pages, paginate and listAll walk list paths)`;
+
+/**
+ * The options argument of `pages`, `paginate` and `listAll`, counted (`length`) so that a missing
+ * one is reported on the path argument. Whether it is required is `ListPathArgument`'s to say.
+ */
+export type ListArguments<P extends GetPath, Count extends number> = (P extends ListPath ? [init?: ListInit<P>] : [init?: CallInit<Operation<P, 'get'>>]) & { length: Count };
+
+/** What a walk over `P` gives: `ListPage<P>`, `ListItem<P>`, or never for a path that is not a list. */
+export type ListPageOf<P> = P extends ListPath ? ListPage<P> : never;
+export type ListItemOf<P> = P extends ListPath ? ListItem<P> : never;

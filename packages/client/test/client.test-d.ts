@@ -2,9 +2,11 @@
 // path, parameter and body is checked against the spec, results and errors are exact, and only
 // list operations paginate. An unused @ts-expect-error fails the run, so each one must bite.
 import { describe, expectTypeOf, it } from 'vitest';
-import { ApiError, createClient, unwrap, type ApiResult, type ListItem, type ListPath, type Operation, type PaginationStop } from '../src/index.js';
+import {
+  ApiError, createClient, unwrap, type ApiResult, type ListItem, type ListPath, type ListPathArgument, type Operation, type OperationError, type PaginationStop,
+} from '../src/index.js';
 import type {
-  EmptyObject, ErrorDetail, Image, ImageList, ImageUploadResponse, Region, Tag, TaggedObject, Volume, VolumeList,
+  EmptyObject, ErrorDetail, ErrorResponse, Image, ImageList, ImageUploadResponse, Region, Tag, TaggedObject, Volume, VolumeList,
 } from '@cloudapi/types';
 
 const client = createClient({ baseUrl: 'https://api.cloud.example/v4', token: process.env.CLOUDAPI_TOKEN });
@@ -14,8 +16,9 @@ describe('calls', () => {
     const { data, error, response } = await client.POST('/volumes', { body: { label: 'my-volume', region: 'us-east' } });
     expectTypeOf(response).toEqualTypeOf<Response>();
     if (error) {
-      expectTypeOf(error).toEqualTypeOf<ApiError<ErrorDetail>>();
-      expectTypeOf(error.status).toEqualTypeOf<number>();
+      expectTypeOf(error).toEqualTypeOf<OperationError<Operation<'/volumes', 'post'>>>();
+      expectTypeOf(error).toExtend<ApiError>();
+      expectTypeOf(error.status).toExtend<number>();
       expectTypeOf(error.errors).toEqualTypeOf<ErrorDetail[]>();
       expectTypeOf(error.errors[0]!.field).toEqualTypeOf<string | undefined>();
       expectTypeOf(data).toEqualTypeOf<undefined>();
@@ -93,7 +96,7 @@ describe('calls', () => {
       expectTypeOf(result.error).toExtend<Error>();
       expectTypeOf(result.error.operation).toEqualTypeOf<string>();
       expectTypeOf(result.error.excerpt).toEqualTypeOf<string>();
-      expectTypeOf(result.error.body).toEqualTypeOf<unknown>();
+      expectTypeOf(result.error.body).toEqualTypeOf<ErrorResponse | string | undefined>();
       expectTypeOf(result.error.cause).toEqualTypeOf<unknown>();
       expectTypeOf(result.error.retryAfterMs).toEqualTypeOf<number | undefined>();
     }
@@ -155,9 +158,19 @@ describe('pagination', () => {
     void client.listAll('/regions', { onStop: (stop) => stop.reason === 'server-lied' });
   });
 
-  it('requires the path parameters of the list', () => {
+  it('requires the path parameters of the list, saying which on the path argument', () => {
     // @ts-expect-error label is required
     void client.listAll('/tags/{label}');
+    // @ts-expect-error label is required
+    void client.paginate('/tags/{label}');
+    // @ts-expect-error label is required
+    void client.pages('/tags/{label}', { params: { query: { page: 2 } } });
+    // The message TypeScript prints for each mistake (test/derived.test.ts compiles the calls).
+    expectTypeOf<ListPathArgument<'/tags/{label}', 0>>().toEqualTypeOf<'/tags/{label} needs its path parameters: pass { params: { path: { label } } }'>();
+    expectTypeOf<ListPathArgument<'/tags/{label}', 1>>().toEqualTypeOf<'/tags/{label}'>();
+    expectTypeOf<ListPathArgument<'/volumes', 0>>().toEqualTypeOf<'/volumes'>();
+    expectTypeOf<ListPathArgument<'/volumes/{volumeId}', 1>>()
+      .toEqualTypeOf<'/volumes/{volumeId} is not a list: its GET answers one object, not a page (pages, paginate and listAll walk list paths)'>();
     // @ts-expect-error page_size is a number
     void client.listAll('/volumes', { params: { query: { page_size: 'all' } } });
   });

@@ -79,6 +79,17 @@ describe('generic types derived from the bundle', () => {
     expect(objectOnly({ allOf: [{ $ref: '#/components/schemas/Volume' }, { type: 'object' }] })).toBe(true);
   });
 
+  it('declares every error body as the spec\'s ErrorResponse, the one the client recognises at run time', () => {
+    // ApiError keeps `body` parsed only when it is `{ errors: [{ field?, reason }] }`, else its text:
+    // a declared error response with another body would be typed as a body the client never gives.
+    const others = ops.flatMap((op) => Object.entries(bundle.paths[op.route][op.method].responses as Record<string, any>)
+      .filter(([code]) => !code.startsWith('2'))
+      .filter(([, raw]) => Object.entries(resolve(raw)?.content ?? {}).some(([media, content]: [string, any]) => media !== 'application/json' || content.schema?.$ref !== '#/components/schemas/ErrorResponse'))
+      .map(([code]) => `${op.method.toUpperCase()} ${op.route} ${code}`));
+    expect(others).toEqual([]);
+    expect(ops.filter((op) => Object.keys(bundle.paths[op.route][op.method].responses).includes('404')).length).toBeGreaterThan(0);
+  });
+
   it('finds the list operations from their response shape', () => {
     expect(listPaths.length).toBeGreaterThan(0);
     expect(ops.some((op) => op.method === 'get' && !op.page)).toBe(true);
@@ -91,6 +102,22 @@ describe('generic types derived from the bundle', () => {
       ...ops.map((op, i) => `export type Op${i} = Expect<Equal<NonNullable<ApiResult<Operation<${quote(op.route)}, ${quote(op.method)}>>['data']>, Data<${quote(op.route)}, ${quote(op.method)}, ${op.status}>>>;`),
     ];
     expect(compile(lines.join('\n'))).toEqual([]);
+  });
+
+  it('says what is wrong with a list call on its path argument, not "Expected 2 arguments"', () => {
+    const withParams = listPaths.find((route) => route.includes('{'))!;
+    const single = ops.find((op) => op.method === 'get' && !op.page && op.route.includes('{'))!.route;
+    const names = [...withParams.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).join(', ');
+    const diagnostics = compile([
+      "import { createClient } from '../../src/index.js';",
+      "const client = createClient({ baseUrl: 'http://127.0.0.1:4020/v4' });",
+      `void client.listAll(${quote(withParams)});`,
+      `void client.paginate(${quote(single)}, {} as never);`,
+    ].join('\n'));
+    expect(diagnostics).toEqual([
+      expect.stringContaining(`line 3: Argument of type '${quote(withParams)}' is not assignable to parameter of type '"${withParams} needs its path parameters: pass { params: { path: { ${names} } } }"'`),
+      expect.stringContaining(`line 4: Argument of type '${quote(single)}' is not assignable to parameter of type '"${single} is not a list: its GET answers one object`),
+    ]);
   });
 
   it('fails to compile when the expected list paths differ (the check can fail)', () => {

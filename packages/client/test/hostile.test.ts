@@ -75,6 +75,19 @@ describe('a success whose body is not the resource', () => {
     expect(error).toMatchObject({ status: 502, errors: [{ reason: '<html><h1>502 Bad Gateway</h1></html>' }], excerpt: '<html><h1>502 Bad Gateway</h1></html>' });
     expect(error!.cause).toBeUndefined();
   });
+
+  it('keeps `body` parsed only when it is the spec\'s error body, else as text, so its type can say what it is', async () => {
+    const gateway = { message: 'upstream timed out', errors: [{ code: 7 }] };
+    const { client } = await api(raw(504, JSON.stringify(gateway), { 'content-type': 'application/json' }));
+    const { error } = await getVolume(client);
+    expect(error).toMatchObject({ status: 504, body: JSON.stringify(gateway), errors: [{ reason: JSON.stringify(gateway) }] });
+    const spec = { errors: [{ field: 'label', reason: 'Too long' }] };
+    const second = await api(raw(400, JSON.stringify(spec), { 'content-type': 'application/json' }));
+    expect((await getVolume(second.client)).error).toMatchObject({ status: 400, body: spec, errors: spec.errors });
+    const badField = { errors: [{ field: 3, reason: 'x' }] };
+    const third = await api(raw(400, JSON.stringify(badField), { 'content-type': 'application/json' }));
+    expect((await getVolume(third.client)).error).toMatchObject({ status: 400, body: JSON.stringify(badField) });
+  });
 });
 
 describe('redirects', () => {
@@ -211,7 +224,7 @@ describe('pagination against a server that does not paginate properly', () => {
     const failure = await client.listAll('/regions').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(200);
-    expect((failure as ApiError).errors[0]!.reason).toMatch(/^not a page: \{"items":\[\{"id":"region-1"/);
+    expect((failure as ApiError).errors[0]!.reason).toMatch(/^not a page of a list: \{"items":\[\{"id":"region-1"/);
   });
 });
 

@@ -38,12 +38,12 @@ describe('pagination', () => {
 
   it('sends the filter as X-Filter, JSON with escapes past ASCII, with every page', async () => {
     const client = await clientFor(regionList(60));
-    const filter = { label: { '+contains': 'données' }, '+order_by': 'label' as const };
+    const filter = { label: { '+contains': 'données ☃ 😀' }, '+order_by': 'label' as const };
     // The local server answers regions for any list: only what the client sends is checked here.
     await client.listAll('/volumes', { params: { query: { page_size: 25 } }, filter });
     const sent = server!.requests.map((r) => r.headers['x-filter']);
     expect(sent).toHaveLength(3);
-    expect(new Set(sent)).toEqual(new Set(['{"label":{"+contains":"donn\\u00e9es"},"+order_by":"label"}']));
+    expect(new Set(sent)).toEqual(new Set(['{"label":{"+contains":"donn\\u00e9es \\u2603 \\ud83d\\ude00"},"+order_by":"label"}']));
     expect(JSON.parse(sent[0] as string)).toEqual(filter);
   });
 

@@ -20,7 +20,7 @@ async function scripted(answers: Handler[], options: { retry?: RetryOptions | fa
   const events: RetryEvent[] = [];
   const retry = options.retry === false ? false : { baseDelayMs: 5, onRetry: (event: RetryEvent) => events.push(event), ...options.retry };
   const client = createClient({ baseUrl: `${server.url}/v4`, token: 't', retry, timeoutMs: options.timeoutMs });
-  return { client, events, requests: server.requests };
+  return { client, events, requests: server.requests, url: server.url };
 }
 
 const ok: Handler = (_, response) => json(response, 200, volume);
@@ -118,6 +118,60 @@ describe('network failures', () => {
     const { client, requests } = await scripted([hangUp, ok]);
     await expect(client.POST('/volumes', { body: { label: 'data', region: 'us-east' } })).rejects.toBeInstanceOf(TypeError);
     expect(requests).toHaveLength(1);
+  });
+
+  it('says which request got no answer and why, keeping the system error as the cause', async () => {
+    const { url } = await scripted([ok]);
+    await server!.close();
+    server = undefined;
+    const events: RetryEvent[] = [];
+    const client = createClient({ baseUrl: `${url}/v4`, retry: { baseDelayMs: 1, onRetry: (event) => events.push(event) } });
+    const failure = await getVolume(client).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as TypeError).message).toBe(`GET ${url}/v4/volumes/1: no answer (ECONNREFUSED): is the server running?`);
+    expect((failure as TypeError).cause).toMatchObject({ code: 'ECONNREFUSED' });
+    expect(events.map((event) => event.attempt)).toEqual([1, 2]); // still retried: a server may be starting
+  });
+});
+
+// What a browser does: fetch rejects with the same bare TypeError for a request it blocked (CORS)
+// and for a server that is not there. The page's `location` and a fetch that refuses what a page
+// may not read stand in for the browser here; examples/web-app shows the same in Chromium.
+describe('a request the browser blocked', () => {
+  const origin = 'http://localhost:4173';
+  afterEach(() => {
+    delete (globalThis as { location?: unknown }).location;
+  });
+
+  /** A browser's fetch for a page whose origin the server does not trust: only no-cors requests get through, opaque. */
+  const browserFetch = (sent: string[]) => (input: string | Request, init?: RequestInit) => {
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    sent.push(`${method} ${init?.mode ?? 'cors'}`);
+    return init?.mode === 'no-cors' ? fetch(input, init) : Promise.reject(new TypeError('Failed to fetch'));
+  };
+
+  it('is not retried when the server answers a no-cors probe, and the error says the browser blocked it', async () => {
+    const { url, events } = await scripted([ok]);
+    (globalThis as { location?: unknown }).location = { origin };
+    const sent: string[] = [];
+    const client = createClient({ baseUrl: `${url}/v4`, fetch: browserFetch(sent), retry: { baseDelayMs: 1, onRetry: (event) => events.push(event) } });
+    const failure = await getVolume(client).catch((error: unknown) => error);
+    expect((failure as TypeError).message).toBe(`GET ${url}/v4/volumes/1: blocked by the browser: the server answers, but not to ${origin} (CORS)`);
+    expect(sent).toEqual(['GET cors', 'HEAD no-cors']);
+    expect(events).toEqual([]);
+    expect(server!.requests.map((r) => r.method)).toEqual(['HEAD']);
+  });
+
+  it('is retried, and said to be a missing server or CORS, when nothing answers the probe either', async () => {
+    const { url } = await scripted([ok]);
+    await server!.close();
+    server = undefined;
+    (globalThis as { location?: unknown }).location = { origin };
+    const sent: string[] = [];
+    const client = createClient({ baseUrl: `${url}/v4`, fetch: browserFetch(sent), retry: { baseDelayMs: 1 } });
+    const failure = await getVolume(client).catch((error: unknown) => error);
+    expect((failure as TypeError).message).toBe(`GET ${url}/v4/volumes/1: no answer (Failed to fetch): is the server running? Or CORS blocked it.`);
+    expect(sent).toEqual(['GET cors', 'HEAD no-cors', 'GET cors', 'HEAD no-cors', 'GET cors', 'HEAD no-cors']);
   });
 });
 
@@ -228,6 +282,7 @@ describe('a body cut short', () => {
     expect(data).toEqual(volume);
     expect(requests).toHaveLength(2);
     expect(events).toEqual([expect.objectContaining({ attempt: 1, error: expect.any(TypeError) })]);
+    expect(events[0]!.error).toMatchObject({ message: `GET ${server!.url}/v4/volumes/1: answer cut short (UND_ERR_SOCKET)` }); // (undici's code for a socket closed mid-answer)
   });
 
   it('rejects with the TypeError once the retries are spent', async () => {

@@ -5,12 +5,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { formatReport, summaryLine, toJUnit, toJson } from './report.js';
-import { toHtml } from './report-html.js';
-import { loadDocument, modelOperations } from './model.js';
+import { formatReport, summaryLine, toJUnit, toJson } from './report/report.js';
+import { toHtml } from './report/html.js';
+import { loadDocument, modelOperations } from './model/operations.js';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { runContract, type ContractResult } from './run.js';
-import { makeTokens, readTokensFile, type TokenEntry } from './tokens.js';
+import { tokenNames, tokenRedactor } from './run/redaction.js';
+import { makeTokens, readTokensFile, type TokenEntry, writeTokensFile } from './model/tokens.js';
+import { DEFAULTS } from './run/settings.js';
 
 const DEFAULT_JUNIT = 'contract-reports/junit.xml';
 const DEFAULT_JSON = 'contract-reports/report.json';
@@ -56,17 +58,17 @@ export function program(): Command {
     .option('--allow-destructive', 'run every destructive action (Object Storage cancel, backups cancel) on a real target; without it one runs only where it destroys nothing this run did not create')
     .option('--remote', 'treat a loopback target as remote (a proxy in front of a real server): state-changing operations then need --allow-writes')
     .option('--dry-run', 'list every request the run would send, and send none')
-    .option('--timeout <ms>', 'per request: connect, headers and body', positiveNumber('--timeout'), 15_000)
-    .option('--deadline <duration>', 'bounds the whole run (15m, 90s, 2h); clean-up gets its own time after it', parseDuration, 15 * 60_000)
-    .option('--settle-timeout <ms>', 'how long an operation waits for what it acts on to leave a transitional status (provisioning, booting...)', positiveNumber('--settle-timeout'), 60_000)
-    .option('--max-body-mb <n>', 'a larger response body is a failure; reading stops at the cap', positiveNumber('--max-body-mb'), 32)
+    .option('--timeout <ms>', 'per request: connect, headers and body', positiveNumber('--timeout'), DEFAULTS.timeoutMs)
+    .option('--deadline <duration>', 'bounds the whole run (15m, 90s, 2h); clean-up gets its own time after it', parseDuration, DEFAULTS.deadlineMs)
+    .option('--settle-timeout <ms>', 'how long an operation waits for what it acts on to leave a transitional status (provisioning, booting...)', positiveNumber('--settle-timeout'), DEFAULTS.settleTimeoutMs)
+    .option('--max-body-mb <n>', 'a larger response body is a failure; reading stops at the cap', positiveNumber('--max-body-mb'), DEFAULTS.maxBodyMb)
     .option('--max-response-ms <ms>', 'a slower answer is a failure (default: no limit; the slowest is printed)', positiveNumber('--max-response-ms'))
     .option('--junit <file>', 'the JUnit XML report', DEFAULT_JUNIT)
     .option('--json <file>', 'the JSON report', DEFAULT_JSON)
     .option('--html <file>', 'the HTML report (one self-contained page)', DEFAULT_HTML)
-    .addOption(new Option('--undeclared <mode>', 'what a response field the schema does not declare is').choices(['warn', 'fail', 'off']).default('warn'))
+    .addOption(new Option('--undeclared <mode>', 'what a response field the schema does not declare is').choices(['warn', 'fail', 'off']).default(DEFAULTS.undeclared))
     .option('--no-negative', 'send no invalid variants')
-    .option('--concurrency <n>', 'operations in flight where order does not matter (default 8 on the mock, 1 on an implementation)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', `operations in flight where order does not matter (default ${DEFAULTS.concurrency.mock} on the mock, ${DEFAULTS.concurrency.implementation} on an implementation)`, positiveInt('--concurrency'))
     .option('--spec <file>', 'another bundle (JSON or YAML) instead of @cloudapi/spec\'s')
     .option('--make-tokens <file>', 'write a tokens file covering every scope check (for TOKENS_FILE and --tokens), and exit')
     .option('--verbose', 'list warnings as well as failures, and each operation as it finishes')
@@ -130,8 +132,7 @@ export async function main(argv: string[]): Promise<number> {
   try { document = loadDocument(o.spec); } catch (error) { return usage(`the bundle could not be read: ${(error as Error).message}`); }
   if (o.makeTokens) {
     const entries = makeTokens(modelOperations(document, createSchemaViews(document).resolve));
-    mkdirSync(path.dirname(path.resolve(o.makeTokens)), { recursive: true });
-    writeFileSync(o.makeTokens, `${JSON.stringify(entries, null, 2)}\n`);
+    try { writeTokensFile(o.makeTokens, entries); } catch (error) { return usage(`--make-tokens ${o.makeTokens}: could not write it (${(error as Error).message})`); }
     console.log(`wrote ${entries.length} tokens to ${o.makeTokens}: start the server with TOKENS_FILE=${o.makeTokens}, then pass --tokens ${o.makeTokens}`);
     return 0;
   }
@@ -158,7 +159,8 @@ export async function main(argv: string[]): Promise<number> {
       signal: controller.signal, onProgress: o.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
     });
   } catch (error) {
-    process.stderr.write(`✖ the run could not be made: the kit failed: ${(error as Error).stack ?? error}\nsuccess validated 0/0\n`);
+    const redact = tokenRedactor(tokenNames(o.token ?? process.env.CONTRACT_TOKEN, tokens ?? []));
+    process.stderr.write(`✖ the run could not be made: the kit failed: ${redact(String((error as Error).stack ?? error))}\nsuccess validated 0/0\n`);
     return 2;
   } finally {
     process.off('SIGINT', onSigint);

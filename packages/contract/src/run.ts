@@ -1,99 +1,109 @@
-// Runs the contract against a target: the order of the phases, nothing else. The order is what a
-// stateful implementation needs, read from the links: creates first (parents before children),
-// each followed by a read and a walk of its list; then reads, updates (with the change read back)
-// and actions on what was created; then 405 probes and walks of every list; destructive actions
-// on one object; deletes, children first, each followed by a read (404) and a walk of its list
-// (gone); account-wide destructive actions; last, clean-up of whatever the run created and did
-// not delete. Each phase is a module taking the run's state (src/run-state.ts).
-import { basePathOf } from '@cloudapi/spec/bundle';
-import { loadDocument } from './model.js';
-import { cleanUp } from './cleanup.js';
-import type { ContractOptions, ContractResult } from './contract-types.js';
-import { discoverTarget } from './discovery.js';
-import { pathParameterNames } from './model.js';
-import { emptyContainer, placeObjects } from './object-urls.js';
-import { keepOneOfArea, runSafely, runSetupCreate, stillThere } from './operation.js';
-import { orderChanges, orderDeletes, planCreates } from './ordering.js';
-import { listWalks, methodProbes } from './probes.js';
-import { RunState, Stop } from './run-state.js';
-import { finish } from './summary.js';
-import { pool } from './timing.js';
+// Runs the contract against a target: the order of the phases, nothing else. The options become
+// the settings (every default resolved, run/settings.ts), the bundle's model and the selection
+// the plan's basis; discovery adds what the target is; the creates are ordered from the links.
+// The plan (run/plan.ts) is read by every phase and written by none; what they write is the
+// ledger (run/ledger.ts). The order is what a stateful implementation needs: creates first
+// (parents before children), each followed by a read and a walk of its list; then reads, updates
+// (with the change read back) and actions on what was created; then 405 probes and walks of every
+// list; destructive actions on one object; deletes, children first, each followed by a read (404)
+// and a walk of its list (gone); account-wide destructive actions; last, clean-up of whatever the
+// run created and did not delete.
+import { loadDocument, type Operation, pathParameterNames } from './model/operations.js';
+import { cleanUp } from './phases/cleanup.js';
+import { discoverTarget } from './phases/discovery.js';
+import { emptyContainer, placeObjects } from './phases/object-urls.js';
+import { keepOneOfArea, runSafely, runSetupCreate, stillThere } from './phases/operation.js';
+import { listWalks, methodProbes } from './phases/probes.js';
+import { finish } from './phases/summary.js';
+import { Ledger, Stop } from './run/ledger.js';
+import { orderChanges, orderDeletes, planCreates } from './run/ordering.js';
+import { type Basis, basisOf, bundleModel, type Plan } from './run/plan.js';
+import { resolveSettings } from './run/settings.js';
+import type { ContractOptions, ContractResult } from './run/types.js';
+import { pool } from './transport/timing.js';
 
-export { MOCK_TOKEN } from './contract-types.js';
-export type { ContractOptions, ContractResult, NotRun, OperationResult, RequestKind, RequestRecord } from './contract-types.js';
-export { selectOperations } from './selection.js';
-export { isTransitional } from './sequences.js';
+export { MOCK_TOKEN } from './run/types.js';
+export type { ContractOptions, ContractResult, NotRun, OperationResult, RequestKind, RequestRecord } from './run/types.js';
+export { selectOperations } from './run/selection.js';
+export { isTransitional } from './phases/sequences.js';
+
+type Phase = (plan: Plan, ledger: Ledger) => Promise<void>;
 
 export async function runContract(options: ContractOptions): Promise<ContractResult> {
-  const document = options.document ?? loadDocument(options.spec);
-  const serverPath = basePathOf(document);
-  const s = new RunState(options, document, serverPath);
-  const { baseUrl, notes } = s;
-
-  // The target.
-  if (!await discoverTarget(s)) return finish(s, { target: null, detection: s.detection, token: 'not used', abort: s.abort });
-  if (serverPath && !new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(serverPath)) {
-    notes.push(`the base URL does not end in ${serverPath}, the base path of the spec's server URL; operation paths are appended to it as given`);
-  }
-  planCreates(s);
-  const { selected, selectedSet, ordered, needed, book } = s;
-  const run = (op: Parameters<typeof runSafely>[1]) => runSafely(s, op);
+  const settings = resolveSettings(options);
+  const basis = basisOf(settings, bundleModel(options.document ?? loadDocument(options.spec)));
+  const ledger = new Ledger(settings, basis, basis.selected);
+  const target = await discoverTarget(basis, ledger);
+  if (target.target === null) return finish(basis, ledger, { target: null, detection: target.detection, token: 'not used', abort: ledger.abort });
+  noteBasePath(basis, ledger);
+  const plan: Plan = Object.freeze({ ...basis, ...target, ...planCreates({ ...basis, ...target }) });
+  // The mock keeps no state, so order does not matter there: everything runs at once.
+  const phases = plan.stateful
+    ? [creates, placeObjects, reads, changes, methodProbes, listWalks, destructiveOnObjects, deletes, accountWideDestructive]
+    : [everything, methodProbes];
   try {
-    // The mock keeps no state, so order does not matter there: everything runs at once.
-    if (!s.stateful) {
-      await pool(selected, options.concurrency ?? 8, run);
-      if (!s.abort) await methodProbes(s);
-      throw new Stop();
-    }
-    // 1. creates
-    for (const op of ordered) {
-      if (!needed.has(op)) continue;
-      if (selectedSet.has(op)) await run(op);
-      else await runSetupCreate(s, op);
-      if (s.abort) break;
-    }
-    // The objects the selected operations name, written before they run.
-    if (!s.abort) await placeObjects(s);
-    // 2. reads, updates and actions; 3. destructive actions on one object
-    const middle = selected.filter((op) => !ordered.includes(op) && op.method !== 'delete');
-    const reads = middle.filter((op) => !op.writes);
-    const changes = orderChanges(middle.filter((op) => op.writes && !op.destructive));
-    // A destructive action on one object (cancel an instance's backups) runs before that object is
-    // deleted; one on the whole account (cancel Object Storage) after the deletes it would pre-empt,
-    // when the account then holds only what the run made (prepare.ts) or with --allow-destructive.
-    const destructive = middle.filter((op) => op.destructive);
-    const onObjects = destructive.filter((op) => pathParameterNames(op.path).length > 0);
-    const accountWide = destructive.filter((op) => pathParameterNames(op.path).length === 0);
-    if (!s.abort) await pool(reads, options.concurrency ?? 1, run);
-    if (!s.abort) await pool(changes, options.concurrency ?? 1, run);
-    // 4. 405 for a method each path lacks, and every list walked
-    if (!s.abort) await methodProbes(s);
-    if (!s.abort) await listWalks(s);
-    if (!s.abort) for (const op of onObjects) { await run(op); if (s.abort) break; }
-    // 5. deletes, children first; 6. account-wide destructive actions
-    if (!s.abort) {
-      for (const op of orderDeletes(selected.filter((x) => x.method === 'delete'))) {
-        // A container the run wrote objects in is emptied of them first.
-        for (const container of book.containers().filter((c) => c.alive && c.kind.remove === op.id)) await emptyContainer(s, container, s.setup);
-        await stillThere(s, op);
-        await run(op);
-        if (s.abort) break;
-      }
-    }
-    if (!s.abort) {
-      for (const op of accountWide) {
-        await keepOneOfArea(s, op);
-        await run(op);
-        if (s.abort) break;
-      }
+    for (const phase of phases) {
+      if (ledger.abort) break;
+      await phase(plan, ledger);
     }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
   }
-  for (const op of selected) {
-    const r = s.resultOf(op)!;
-    if (!r.requests.length && !r.unproven) r.unproven = s.abort ? `not reached: ${s.abort}` : 'not run';
+  for (const op of plan.selected) {
+    const r = ledger.resultOf(op)!;
+    if (!r.requests.length && !r.unproven) r.unproven = ledger.abort ? `not reached: ${ledger.abort}` : 'not run';
   }
-  const cleanup = await cleanUp(s);
-  return finish(s, { target: s.target, detection: s.detection, safety: s.safety, token: s.tokenNote, abort: s.abort, cleanup });
+  const cleanup = await cleanUp(plan, ledger);
+  return finish(plan, ledger, { target: plan.target, detection: plan.detection, safety: plan.safety, token: plan.tokenNote, abort: ledger.abort, cleanup });
 }
+
+function noteBasePath({ serverPath, settings }: Basis, ledger: Ledger): void {
+  if (serverPath && !new URL(settings.baseUrl).pathname.replace(/\/+$/, '').endsWith(serverPath)) {
+    ledger.notes.push(`the base URL does not end in ${serverPath}, the base path of the spec's server URL; operation paths are appended to it as given`);
+  }
+}
+
+/** Each operation in turn until the run stops. */
+async function inTurn(plan: Plan, ledger: Ledger, ops: readonly Operation[], before: (op: Operation) => Promise<void> = async () => {}): Promise<void> {
+  for (const op of ops) {
+    await before(op);
+    await runSafely(plan, ledger, op);
+    if (ledger.abort) break;
+  }
+}
+
+const everything: Phase = (plan, ledger) => pool([...plan.selected], plan.concurrency, (op) => runSafely(plan, ledger, op));
+
+/** 1. The creates, in the order the state needs; those the selection only stands on are not counted. */
+const creates: Phase = async (plan, ledger) => {
+  for (const op of plan.ordered) {
+    if (!plan.needed.has(op)) continue;
+    if (plan.selectedSet.has(op)) await runSafely(plan, ledger, op);
+    else await runSetupCreate(plan, ledger, op);
+    if (ledger.abort) break;
+  }
+};
+
+/** The selected operations that are neither creates nor deletes. */
+const middle = (plan: Plan) => plan.selected.filter((op) => !plan.ordered.includes(op) && op.method !== 'delete');
+
+/** 2. Reads, then updates and actions (undoing and replacing ones last). */
+const reads: Phase = (plan, ledger) => pool(middle(plan).filter((op) => !op.writes), plan.concurrency, (op) => runSafely(plan, ledger, op));
+const changes: Phase = (plan, ledger) => pool(orderChanges(middle(plan).filter((op) => op.writes && !op.destructive)), plan.concurrency, (op) => runSafely(plan, ledger, op));
+
+// A destructive action on one object (cancel an instance's backups) runs before that object is
+// deleted; one on the whole account (cancel Object Storage) after the deletes it would pre-empt,
+// when the account then holds only what the run made (prepare.ts) or with --allow-destructive.
+const destructive = (plan: Plan, onObject: boolean) => middle(plan).filter((op) => op.destructive && (pathParameterNames(op.path).length > 0) === onObject);
+
+/** 3. Destructive actions on one object. */
+const destructiveOnObjects: Phase = (plan, ledger) => inTurn(plan, ledger, destructive(plan, true));
+
+/** 4. Deletes, children first; a container the run wrote objects in is emptied of them first. */
+const deletes: Phase = (plan, ledger) => inTurn(plan, ledger, orderDeletes(plan.selected.filter((x) => x.method === 'delete')), async (op) => {
+  for (const container of ledger.book.containers().filter((c) => c.alive && c.kind.remove === op.id)) await emptyContainer(plan, ledger, container, ledger.setup);
+  await stillThere(plan, ledger, op);
+});
+
+/** 5. Account-wide destructive actions, each on an account holding an object of the run's own. */
+const accountWideDestructive: Phase = (plan, ledger) => inTurn(plan, ledger, destructive(plan, false), (op) => keepOneOfArea(plan, ledger, op));

@@ -9,11 +9,12 @@
 // state, no --tokens); an operation whose success could not be proven fails its first test.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
-import { loadDocument, modelOperations, type Operation } from './model.js';
+import { loadDocument, modelOperations, type Operation } from './model/operations.js';
 import { type ContractOptions, type ContractResult, type RequestKind, runContract, selectOperations } from './run.js';
-import { summaryLine } from './report.js';
+import { summaryLine } from './report/report.js';
+import { resolveSettings } from './run/settings.js';
 
-export { readTokensFile, makeTokens } from './tokens.js';
+export { readTokensFile, makeTokens } from './model/tokens.js';
 
 export interface ContractTestOptions extends ContractOptions {
   /** a name for the outer describe block */
@@ -38,7 +39,8 @@ export function contractTests(options: ContractTestOptions): void {
   const ops = selectOperations(modelOperations(document, createSchemaViews(document).resolve), options);
   let result: ContractResult | undefined;
   let failure: unknown;
-  const budget = (options.deadlineMs ?? 15 * 60_000) + 120_000;
+  // The run's own deadline, and two minutes for its clean-up.
+  const budget = resolveSettings(options).deadlineMs + 120_000;
 
   describe(options.name ?? `contract of ${document.info?.title ?? 'the API'} against ${options.baseUrl}`, () => {
     beforeAll(async () => {

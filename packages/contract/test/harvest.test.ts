@@ -3,7 +3,7 @@
 // place of the examples' ids (in the examples' order), and makes what holds them first (the
 // machine before a snapshot of its part, though the snapshot comes first in the document).
 import { describe, expect, it } from 'vitest';
-import { Harvest } from '../src/harvest.js';
+import { Harvest } from '../src/model/harvest.js';
 import { runContract } from '../src/index.js';
 import { startFake } from './fixtures/fake.js';
 import { partsDocument, partsWorld } from './fixtures/parts.js';

@@ -3,8 +3,8 @@
 // the scope probes a tokens file allows.
 import { describe, expect, it } from 'vitest';
 import { parseExpression, probesFor, resourceKinds } from '../src/index.js';
-import { secretNamesOf } from '../src/checks.js';
-import { referenceParameter, ResourceRegistry } from '../src/resources.js';
+import { secretNamesOf } from '../src/checks/answers.js';
+import { referenceParameter, ResourceRegistry } from '../src/model/resources.js';
 import { allOperations, document, tokens } from './support.js';
 
 const op = (id: string) => allOperations.find((o) => o.id === id)!;

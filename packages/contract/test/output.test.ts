@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/index.js';
-import { REPORT_COLUMNS } from '../src/report.js';
+import { REPORT_COLUMNS } from '../src/report/report.js';
 import { runAgainst, tableOf, withFake } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -3,7 +3,7 @@
 // every value from the target escaped. test/report-browser.test.ts opens real runs' pages in Chromium.
 import { describe, expect, it } from 'vitest';
 import { statusCoverage, toHtml, type ContractResult, type OperationResult } from '../src/index.js';
-import { noteSeenStatus } from '../src/status-coverage.js';
+import { noteSeenStatus } from '../src/checks/status-coverage.js';
 
 const HOSTILE = '</td></tr><script>alert(1)</script><img src=x onerror="alert(2)"><a href="http://evil.example/">x</a>';
 

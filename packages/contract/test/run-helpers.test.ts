@@ -1,18 +1,18 @@
 // The helpers of a run that need no state, each on its own: selection, waiting, pages, the
 // method a path lacks, the order of changes and deletes, names taken, the exit code.
 import { describe, expect, it } from 'vitest';
-import { isObject, deepEqual } from '../src/json.js';
-import { nameTaken } from '../src/operation-checks.js';
-import { orderChanges, orderDeletes, undoneBy } from '../src/ordering.js';
-import { identityBy, pageProblems, walkProblems } from '../src/pages.js';
-import { allowProblem, lackingMethod } from '../src/probes.js';
-import { declaredHeaderChecks, headerValue } from '../src/header-checks.js';
-import { selectOperations } from '../src/selection.js';
-import { isTransitional, readOnlyNames } from '../src/sequences.js';
-import { abortedAsUnusable, exitCodeOf } from '../src/summary.js';
-import { pool, retryAfterMs } from '../src/timing.js';
+import { isObject, deepEqual } from '../src/model/json.js';
+import { nameTaken } from '../src/phases/operation-checks.js';
+import { orderChanges, orderDeletes, undoneBy } from '../src/run/ordering.js';
+import { identityBy, pageProblems, walkProblems } from '../src/checks/pages.js';
+import { allowProblem, lackingMethod } from '../src/phases/probes.js';
+import { declaredHeaderChecks, headerValue } from '../src/checks/header-checks.js';
+import { selectOperations } from '../src/run/selection.js';
+import { isTransitional, readOnlyNames } from '../src/phases/sequences.js';
+import { abortedAsUnusable, exitCodeOf } from '../src/phases/summary.js';
+import { pool, retryAfterMs } from '../src/transport/timing.js';
 import { allOperations } from './support.js';
-import type { Operation } from '../src/model.js';
+import type { Operation } from '../src/model/operations.js';
 
 const op = (id: string) => allOperations.find((o) => o.id === id)!;
 const fake = (id: string, method: string, path: string, index = 0) => ({ id, method, path, index }) as Operation;
@@ -159,8 +159,26 @@ describe('the kit\'s own code', () => {
   it('has no file of src/ over 400 lines, and run.ts holds only the order of the phases', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const dir = new URL('../src/', import.meta.url);
-    const sizes = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => [f, readFileSync(new URL(f, dir), 'utf8').split('\n').length]));
+    const sizes = Object.fromEntries(readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => [f, readFileSync(new URL(f, dir), 'utf8').split('\n').length]));
     expect(Object.entries(sizes).filter(([, n]) => n > 400)).toEqual([]);
     expect(sizes['run.ts']).toBeLessThan(120);
+  });
+
+  it('keeps its folders in layers: each imports only the folders below it (README, "How the code is laid out")', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const MAY_IMPORT: Record<string, string[]> = {
+      transport: [], model: ['transport/'], checks: ['transport/', 'model/'], run: ['transport/', 'model/', 'checks/'],
+      phases: ['transport/', 'model/', 'checks/', 'run/'], report: ['checks/', 'run/types.js'],
+    };
+    const dir = new URL('../src/', import.meta.url);
+    const wrong: string[] = [];
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.includes('/') && f.endsWith('.ts'))) {
+      const folder = file.split('/')[0]!;
+      for (const [, target] of readFileSync(new URL(file, dir), 'utf8').matchAll(/from '\.\.\/([^']+)'/g)) {
+        if (!MAY_IMPORT[folder]!.some((allowed) => target!.startsWith(allowed))) wrong.push(`${file} imports ../${target}`);
+      }
+    }
+    expect(Object.keys(MAY_IMPORT).sort()).toEqual(readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort());
+    expect(wrong).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@
 // its failures the target injected (answers marked x-fault).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '@cloudapi/mock';
-import type { Answer } from '../src/http.js';
+import type { Answer } from '../src/transport/http.js';
 import { formatReport, runContract, type ContractResult } from '../src/index.js';
-import { rateLimitHeaderChecks } from '../src/traffic-headers.js';
+import { rateLimitHeaderChecks } from '../src/checks/traffic-headers.js';
 import { document, findings } from './support.js';
 
 const answer = (status: number, headers: Record<string, string>): Answer => ({ status, headers, mediaType: 'application/json', text: '{}', ms: 1, bytes: 2 });

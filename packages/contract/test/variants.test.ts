@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createSchemaViews, pointerOf } from '@cloudapi/spec/schema-views';
 import { bodiesOf, mediaExamples, operations } from '@cloudapi/spec/walk';
 import { createVariantDeriver, loadDocument } from '../src/index.js';
-import { sampleValue, wrongTypeFor } from '../src/values.js';
+import { sampleValue, wrongTypeFor } from '../src/model/values.js';
 
 const bundle = loadDocument();
 const views = createSchemaViews(bundle);

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle } from '@cloudapi/spec/bundle';
+import { defaultBundleFile, loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { deriveDocsDocument } from '../src/derive.mjs';
 import { cdnReferences, inlineCdnAssets, svgDataUri } from '../src/offline.mjs';
@@ -53,7 +53,7 @@ function run(args) {
 }
 
 const bundleFiles = Object.fromEntries(['openapi.json', 'openapi.yaml', ...(pageOnly ? [] : ['openapi.3.0.json', 'openapi.3.0.yaml'])]
-  .map((name) => [name, bundleDir ? path.join(bundleDir, name) : require.resolve(`@cloudapi/spec/${name}`)]));
+  .map((name) => [name, bundleDir ? path.join(bundleDir, name) : defaultBundleFile(name)]));
 const bundle = loadBundle(bundleFiles['openapi.json']);
 const asset = (name) => readFileSync(path.join(packageDir, 'assets', name), 'utf8');
 const derived = deriveDocsDocument(bundle, {
@@ -96,8 +96,8 @@ try {
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, '.index.html.tmp'), html);
   for (const [name, from] of Object.entries(bundleFiles)) copyFileSync(from, path.join(distDir, `.${name}.tmp`));
-  // The API changelog from the release tags and this bundle (the bundles of tags are cached); the
-  // designer loop's preview (--page-only) keeps the last one.
+  // The API changelog from the spec's release records and this bundle; the designer loop's
+  // preview (--page-only) keeps the last one.
   const changelog = pageOnly ? null : await writeChangelogPage({ outDir: distDir, current: bundle, fileName: `.${CHANGELOG_PAGE}.tmp` });
   const collection = await converting;
   if (collection) writeFileSync(path.join(distDir, `.${POSTMAN_COLLECTION_FILE}.tmp`), `${JSON.stringify(collection)}\n`);

@@ -1,6 +1,7 @@
-// Writes the API changelog page (src/changelog-page.mjs) of a git checkout's spec: the docs build
-// calls writeChangelogPage() for dist/changelog.html; run alone, `--spec DIR --out DIR` makes the
-// page of another checkout (the changelog test's clone).
+// Writes the API changelog page (src/changelog-page.mjs) of a spec folder from its release records
+// (spec/releases: no git history or tag is needed, so a shallow clone, a copy or a tarball gives
+// the same page): the docs build calls writeChangelogPage() for dist/changelog.html; run alone,
+// `--spec DIR --out DIR` makes the page of another copy of the spec (the changelog test's).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,19 +17,9 @@ export const CHANGELOG_PAGE = 'changelog.html';
  * @returns {Promise<{ file: string, sections: number, changes: number }>}
  */
 export async function writeChangelogPage({ outDir, specDir, current, fileName = CHANGELOG_PAGE }) {
-  let changelog;
-  let document = current;
-  try {
-    const history = await releaseHistory({ specDir, current });
-    changelog = await history.changelog();
-    document = history.current;
-  } catch (error) {
-    // Built from a copy without git (a source archive): the page says the history is missing.
-    if (!current || !/not a git repository/i.test(String(error.stderr ?? error.message))) throw error;
-    console.warn('⚠ docs: no git history here, so the API changelog page says it has none.');
-    changelog = { tags: [], sections: [], noHistory: true };
-  }
-  const { info } = document;
+  const history = await releaseHistory({ specDir, current });
+  const changelog = await history.changelog();
+  const { info } = history.current;
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, fileName);
   writeFileSync(file, changelogPage(changelog, { title: info.title, version: info.version }));
@@ -36,9 +27,9 @@ export async function writeChangelogPage({ outDir, specDir, current, fileName = 
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const options = parse(command('changelog-page', 'Writes the API changelog page (changelog.html) of a git checkout\'s spec.')
+  const options = parse(command('changelog-page', 'Writes the API changelog page (changelog.html) of a spec folder, from its release records.')
     .requiredOption('--out <dir>', 'the folder to write changelog.html in')
-    .option('--spec <dir>', 'the spec folder of the checkout (default this repository\'s)'));
+    .option('--spec <dir>', 'the spec folder (default this repository\'s)'));
   const written = await writeChangelogPage({ outDir: path.resolve(options.out), specDir: options.spec && path.resolve(options.spec) });
   console.log(`✔ ${written.file}: ${written.sections} section(s), ${written.changes} change(s)`);
 }

@@ -1,13 +1,23 @@
 // The API changelog page of the site (dist/changelog.html): the sections of spec/lib/changelog.mjs
-// as tables, one row per change with its kind, operation and field, breaking ones marked. A plain
-// page with its style inline: it renders with no network and no script.
+// as tables, one row per change with its kind, the operations it reaches and the field, breaking
+// ones marked. A plain page with its style inline: it renders with no network and no script.
+import { groupChanges, LISTED_OPERATIONS as LISTED } from '@cloudapi/spec/changelog';
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
+const operation = (o) => `<code>${escape(o.operation)}</code>${o.operationId ? ` <small>${escape(o.operationId)}</small>` : ''}`;
+
+// A change made to many operations shows the first few; the rest unfold (<details>, no script).
+function operationsCell(operations) {
+  const shown = operations.slice(0, LISTED).map(operation).join('<br>');
+  if (operations.length <= LISTED) return shown;
+  return `${shown}<details><summary>and ${operations.length - LISTED} more</summary>${operations.slice(LISTED).map(operation).join('<br>')}</details>`;
+}
+
 function row(change) {
-  return `<tr class="change" data-kind="${change.kind}" data-breaking="${change.breaking}">`
+  return `<tr class="change" data-kind="${change.kind}" data-breaking="${change.breaking}" data-operations="${change.operations.length}">`
     + `<td><span class="kind kind-${change.kind}">${change.kind}</span>${change.breaking ? ' <strong class="breaking">Breaking</strong>' : ''}${change.level === 'warning' ? ' <span class="warning">check</span>' : ''}</td>`
-    + `<td><code>${escape(change.operation)}</code><br><small>${escape(change.operationId ?? '')}</small></td>`
+    + `<td>${operationsCell(change.operations)}</td>`
     + `<td>${change.field ? `<code>${escape(change.field)}</code>` : '—'}</td>`
     + `<td>${escape(change.message)}</td></tr>`;
 }
@@ -17,18 +27,16 @@ function section(part) {
   const head = `<h2 id="${escape(part.to === 'the working tree' ? 'unreleased' : part.to)}">${escape(part.title)}</h2>`
     + `<p>Compared <code>${escape(part.from)}</code> with ${part.unreleased ? escape(part.to) : `<code>${escape(part.to)}</code>`}: ${part.changes.length} change(s), ${breaking} breaking.</p>`;
   if (!part.changes.length) return `<section>${head}<p>No change to the API.</p></section>`;
-  return `<section>${head}<table><thead><tr><th>Change</th><th>Operation</th><th>Field</th><th>What</th></tr></thead><tbody>${part.changes.map(row).join('')}</tbody></table></section>`;
+  return `<section>${head}<table><thead><tr><th>Change</th><th>Operations</th><th>Field</th><th>What</th></tr></thead><tbody>${groupChanges(part.changes).map(row).join('')}</tbody></table></section>`;
 }
 
 /**
- * @param {{ tags: string[], sections: object[], noHistory?: boolean }} changelog what apiChangelog() returned
- *   (`noHistory`: there was no git checkout to read it from)
+ * @param {{ releases: string[], sections: any[] }} changelog what apiChangelog() returned
  * @param {{ title: string, version: string }} api
  */
 export function changelogPage(changelog, { title, version }) {
   let body = changelog.sections.map(section).join('\n');
-  if (changelog.noHistory) body = '<p class="no-history">This site was built without the git history of the repository, so it cannot list the changes between releases.</p>';
-  else if (!changelog.tags.length) body = '<p>No release tag (<code>v*</code>) yet: the first release starts the list.</p>';
+  if (!changelog.releases.length) body = '<p>No release recorded yet: the first release starts the list.</p>';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -51,7 +59,7 @@ export function changelogPage(changelog, { title, version }) {
 <body>
 <p><a href="index.html">← ${escape(title)} ${escape(version)} reference</a></p>
 <h1>API changelog</h1>
-<p>Every change to the API between consecutive release tags and from the last tag to the working tree,
+<p>Every change to the API between consecutive releases and from the last release to this build,
 found by the breaking-change engine at build time. <strong class="breaking">Breaking</strong> marks a change
 that can break a client written against the earlier release.</p>
 ${body}

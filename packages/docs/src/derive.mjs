@@ -4,7 +4,12 @@
 // - `x-codeSamples` on every operation: curl and @cloudapi/client, from the operation's examples;
 // - a readable line for the vendor extensions Redoc ignores: `x-account-grants` and `x-charge` on
 //   operations, `x-filterable` on schema properties (spec/DECISIONS.md section 5);
+// - each list's X-Filter shown with its JSON's schema: Redoc renders a parameter's `schema` or its
+//   `content`, not a `contentSchema`, and resolves no `$ref` outside `components.schemas` (it
+//   shows `any`), so the copy describes the header's JSON as `content` and holds the filter
+//   schemas among the component schemas;
 // - the page's logo (`info.x-logo`), inline so the page loads nothing.
+import { filterSchemaOf, withFilterSchemasAsComponents } from '@cloudapi/spec/filters';
 import { walkSchema } from '@cloudapi/spec/schema-walk';
 import { deref, operations } from '@cloudapi/spec/walk';
 import { codeSamples } from './samples.mjs';
@@ -49,6 +54,19 @@ function markFilterable(document, schema) {
 }
 
 /**
+ * An X-Filter parameter as Redoc shows a JSON parameter: its `contentSchema` as the schema of
+ * `content: application/json`, its examples as named examples of that JSON. Other parameters as
+ * they are.
+ */
+export function filterParameterForRedoc(parameter) {
+  const schema = filterSchemaOf(parameter);
+  if (!schema) return parameter;
+  const { schema: text, ...rest } = parameter;
+  const examples = Object.fromEntries((text.examples ?? []).map((example, i) => [`example${i + 1}`, { value: JSON.parse(example) }]));
+  return { ...rest, content: { 'application/json': { schema: { $ref: schema.pointer }, ...(Object.keys(examples).length ? { examples } : {}) } } };
+}
+
+/**
  * @param {object} bundle the spec's bundle (not modified)
  * @param {{ logo?: { url: string, altText: string, href?: string } }} [options]
  */
@@ -58,8 +76,9 @@ export function deriveDocsDocument(bundle, { logo } = {}) {
     const lines = extensionLines(op.operation);
     if (lines.length) op.operation.description = [...lines, op.operation.description ?? ''].join('\n\n').trimEnd();
     op.operation['x-codeSamples'] = codeSamples(document, op);
+    if (op.operation.parameters) op.operation.parameters = op.operation.parameters.map(filterParameterForRedoc);
   }
   for (const schema of Object.values(document.components?.schemas ?? {})) markFilterable(document, schema);
   if (logo) document.info = { ...document.info, 'x-logo': logo };
-  return document;
+  return withFilterSchemasAsComponents(document);
 }

@@ -4,6 +4,7 @@
 // carried into the requests that follow, by the collection's own scripts, from the spec's
 // OpenAPI `links`, into paths and into body fields named after them (`compute_id`). Requests run
 // creates first, in a first folder, and deletes last, in a final folder.
+import { parsePointer } from '@cloudapi/spec/json-pointer';
 
 /** The file the attachment request uploads, resolved against the runner's working directory. */
 export const ATTACHMENT_FILE = 'attachment.txt';
@@ -11,6 +12,9 @@ export const CREATES_FOLDER = 'Set up (creates)';
 export const DELETES_FOLDER = 'Clean up (deletes)';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** A link's body pointer (`/id`) as the script's literal list of its tokens (`["id"]`). */
+const tokensOf = (pointer) => JSON.stringify(parsePointer(pointer));
 
 /** The collection's requests, each with the folder it sits in. */
 function* requestItems(items, folder = null) {
@@ -99,8 +103,10 @@ function keepIdsScript(ids, lists, harvested) {
     '// Keeps the ids this create answers for the requests that follow (the spec\'s links).',
     'if (pm.response.code >= 200 && pm.response.code < 300) {',
     '  const body = pm.response.json();',
-    '  const at = (pointer) => pointer.split("/").slice(1).reduce((node, key) => (node == null ? node : node[key.replace(/~1/g, "/").replace(/~0/g, "~")]), body);',
-    ...ids.map(({ variable, pointer }) => `  if (at(${JSON.stringify(pointer)}) != null) pm.collectionVariables.set(${JSON.stringify(variable)}, encodeURIComponent(String(at(${JSON.stringify(pointer)}))));`),
+    // The script runs inside Postman, where no module can be imported: each pointer goes in as its
+    // tokens, parsed here, so the script only steps through them.
+    '  const at = (tokens) => tokens.reduce((node, key) => (node == null ? node : node[key]), body);',
+    ...ids.map(({ variable, pointer }) => `  if (at(${tokensOf(pointer)}) != null) pm.collectionVariables.set(${JSON.stringify(variable)}, encodeURIComponent(String(at(${tokensOf(pointer)}))));`),
     ...(lists.length ? [
       '  // The lists under the new object: the first item\'s id, and the ids no create answers (disks).',
       `  const harvested = ${JSON.stringify(harvested)};`,
@@ -112,7 +118,7 @@ function keepIdsScript(ids, lists, harvested) {
       '    walk(items);',
       '    for (const [key, values] of Object.entries(found)) values.forEach((value, i) => pm.collectionVariables.set(`${key}_${i + 1}`, String(value)));',
       '  };',
-      ...lists.map(({ path, itemVariable }) => `  pm.sendRequest({ url: pm.variables.replaceIn("{{baseUrl}}") + ${JSON.stringify('/')} + [${path.map((p) => (typeof p === 'string' ? JSON.stringify(p) : `encodeURIComponent(String(at(${JSON.stringify(p.pointer)})))`)).join(', ')}].join("/"), method: "GET", header: { Authorization: "Bearer " + pm.variables.replaceIn("{{bearerToken}}") } }, (error, response) => { if (!error && response.code === 200) keep(response.json(), ${JSON.stringify(itemVariable)}); });`),
+      ...lists.map(({ path, itemVariable }) => `  pm.sendRequest({ url: pm.variables.replaceIn("{{baseUrl}}") + ${JSON.stringify('/')} + [${path.map((p) => (typeof p === 'string' ? JSON.stringify(p) : `encodeURIComponent(String(at(${tokensOf(p.pointer)})))`)).join(', ')}].join("/"), method: "GET", header: { Authorization: "Bearer " + pm.variables.replaceIn("{{bearerToken}}") } }, (error, response) => { if (!error && response.code === 200) keep(response.json(), ${JSON.stringify(itemVariable)}); });`),
     ] : []),
     '}',
   ];

@@ -4,6 +4,7 @@
 // server URL is the {{baseUrl}} variable and the bearer token the {{bearerToken}} variable.
 import { createHash } from 'node:crypto';
 import Converter from 'openapi-to-postmanv2';
+import { operations } from '@cloudapi/spec/walk';
 import { makeRunnable } from './postman-flow.mjs';
 
 export const POSTMAN_COLLECTION_FILE = 'cloudapi.postman_collection.json';
@@ -35,23 +36,32 @@ export function postmanCollection(openapi30) {
       const variables = collection.variable ?? [];
       if (!variables.some((variable) => variable.key === 'bearerToken')) variables.push({ key: 'bearerToken', value: '', type: 'string' });
       collection.variable = variables;
-      disableEmptyHeaders(collection.item);
-      resolve(makeRunnable(collection, JSON.parse(openapi30)));
+      const document = JSON.parse(openapi30);
+      disableOptionalHeaders(collection.item, optionalHeaderNames(document));
+      resolve(makeRunnable(collection, document));
     });
   });
 }
 
 /**
- * An optional header the spec gives no example for (X-Filter on the lists) comes out of the
- * converter with an empty value, which Postman would send as is (and the API refuses an empty
- * X-Filter: not JSON). It is kept in the request, disabled, for a reader to fill in and turn on.
- * @param {any[]} items
+ * The converter fills an optional header with the spec's example (X-Filter on the lists), or
+ * leaves it empty, which Postman would send as is (and the API refuses an empty X-Filter: not
+ * JSON). Either way it stays in the request, disabled, for a reader to fill in or turn on: a list
+ * answers unfiltered unless asked.
+ * @param {any[]} items @param {Set<string>} optional the lowercased names of optional header parameters
  */
-function disableEmptyHeaders(items = []) {
+function disableOptionalHeaders(items = [], optional) {
   for (const item of items) {
-    if (item.item) disableEmptyHeaders(item.item);
+    if (item.item) disableOptionalHeaders(item.item, optional);
     for (const header of item.request?.header ?? []) {
-      if (header.value === '' || header.value === undefined) header.disabled = true;
+      if (header.value === '' || header.value === undefined || optional.has(String(header.key).toLowerCase())) header.disabled = true;
     }
   }
+}
+
+/** The lowercased names of the header parameters no operation requires. @param {any} document @returns {Set<string>} */
+function optionalHeaderNames(document) {
+  const headers = [...operations(document)].flatMap((op) => op.parameters).filter((p) => p.in === 'header');
+  const required = new Set(headers.filter((p) => p.required).map((p) => p.name.toLowerCase()));
+  return new Set(headers.map((p) => p.name.toLowerCase()).filter((name) => !required.has(name)));
 }

@@ -1,6 +1,7 @@
 // The data of the "Try it" console (assets/try-it.js), derived from the bundle at build time: for
 // each operation its method, path, authentication, the parameters a request can carry with the
-// spec's example values, and its JSON request body's named examples. The page embeds it; the
+// spec's example values, and its JSON request body's named examples; and the spec's servers,
+// which the console lists as targets beside those of the docs server. The page embeds it; the
 // console's code never restates the spec.
 import { basePathOf } from '@cloudapi/spec/bundle';
 import { operations, mediaExamples } from '@cloudapi/spec/walk';
@@ -21,14 +22,22 @@ function bodyOf(document, op) {
   return { mediaType: body.mediaType, examples: examples.map((e) => ({ name: e.name, summary: e.summary ?? e.name, text: JSON.stringify(e.value, null, 2) })) };
 }
 
+/** The spec's servers as console targets: those with a plain http(s) URL (no `{variables}`), named by their description. */
+function serversOf(document) {
+  return (document.servers ?? [])
+    .map((server, i) => ({ name: server.description ?? `Server ${i + 1}`, url: String(server.url ?? '').replace(/\/+$/, '') }))
+    .filter((server) => /^https?:\/\/[^{}]+$/.test(server.url));
+}
+
 /**
- * @returns {{ basePath: string, operations: Array<{ id: string, method: string, path: string, auth: 'none'|'optional'|'required',
+ * @returns {{ basePath: string, servers: Array<{ name: string, url: string }>, operations: Array<{ id: string, method: string, path: string, auth: 'none'|'optional'|'required',
  *   parameters: Array<{ name: string, in: 'path'|'query'|'header', required: boolean, value: string }>,
  *   body: { mediaType: string, examples: Array<{ name: string, summary: string, text: string }>, unsupported?: boolean } | null }> }}
  */
 export function tryItData(document) {
   return {
     basePath: basePathOf(document),
+    servers: serversOf(document),
     operations: [...operations(document)].map((op) => ({
       id: op.operation.operationId,
       method: op.method.toUpperCase(),

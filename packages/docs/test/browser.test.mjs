@@ -111,6 +111,16 @@ async function renderOperations({ ids, codeBlock }) {
   return results;
 }
 
+/** Opens an operation as a reader does, through its tag's and its own menu entries; answers its section. */
+async function openOperation(page, op) {
+  const menu = page.locator(MENU);
+  await menu.locator(`[data-text=${JSON.stringify(op.operation.tags[0])}]`).first().click();
+  const link = menu.locator('a', { has: page.locator(`[data-text=${JSON.stringify(op.operation.summary)}]`) }).first();
+  const href = await link.getAttribute('href');
+  await link.click();
+  return page.locator(`[id=${JSON.stringify(href.slice(2))}]`);
+}
+
 function byTag(list) {
   const groups = new Map();
   for (const op of list) {
@@ -155,12 +165,7 @@ describe('the documentation page in Chromium, offline', () => {
   it('switches an operation to its @cloudapi/client sample and links the downloadable bundle', async () => {
     const op = allOperations.find((o) => o.operation.requestBody) ?? allOperations[0];
     await checkOffline(server.url, async (page) => {
-      const menu = page.locator(MENU);
-      await menu.locator(`[data-text=${JSON.stringify(op.operation.tags[0])}]`).first().click();
-      const link = menu.locator('a', { has: page.locator(`[data-text=${JSON.stringify(op.operation.summary)}]`) }).first();
-      const href = await link.getAttribute('href');
-      await link.click();
-      const section = page.locator(`[id=${JSON.stringify(href.slice(2))}]`);
+      const section = await openOperation(page, op);
       await section.locator(CODE_BLOCK, { hasText: 'curl' }).first().waitFor();
       await section.getByRole('button', { name: 'curl', exact: true }).first().click();
       await page.getByRole('menuitem', { name: '@cloudapi/client' }).first().click();
@@ -173,6 +178,18 @@ describe('the documentation page in Chromium, offline', () => {
         expect(await page.locator(`a[href="${file}"]`).count(), `a download link to ${file}`).toBeGreaterThan(0);
       }
       await page.screenshot({ path: path.join(resultsDir, 'docs-home.png') });
+    });
+  }, 60_000);
+
+  it('shows a list\'s X-Filter header with its filter schema, not as any', async () => {
+    const op = allOperations.find((o) => o.operation.operationId === 'listVolumes');
+    await checkOffline(server.url, async (page) => {
+      const section = await openOperation(page, op);
+      // The schema's title and the header's description show only when Redoc resolved the schema.
+      await section.getByText('X-Filter of listVolumes').first().waitFor({ timeout: 10_000 });
+      await section.getByText('Filters and orders the list').first().waitFor({ timeout: 10_000 });
+      await section.getByText('X-Filter of listVolumes').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(resultsDir, 'docs-x-filter.png') });
     });
   }, 60_000);
 

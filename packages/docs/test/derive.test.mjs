@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { filterSchemaOf } from '@cloudapi/spec/filters';
 import { operations } from '@cloudapi/spec/walk';
-import { deriveDocsDocument, describeGrant, extensionLines } from '../src/derive.mjs';
+import { deriveDocsDocument, describeGrant, extensionLines, filterParameterForRedoc } from '../src/derive.mjs';
 import { codeSamples } from '../src/samples.mjs';
 
 const require = createRequire(import.meta.url);
@@ -34,9 +35,12 @@ describe('deriveDocsDocument', () => {
     let charges = 0;
     for (const [i, op] of derivedOps.entries()) {
       const before = original[i].operation;
-      const { 'x-codeSamples': samples, description, ...rest } = op.operation;
-      const { description: beforeDescription, ...beforeRest } = before;
+      const { 'x-codeSamples': samples, description, parameters, ...rest } = op.operation;
+      const { description: beforeDescription, parameters: beforeParameters, ...beforeRest } = before;
       expect(rest, `${op.method} ${op.path}`).toEqual(beforeRest);
+      // X-Filter as Redoc reads it, its schema among the component schemas (the next test).
+      const asShown = beforeParameters && JSON.parse(JSON.stringify(beforeParameters.map(filterParameterForRedoc)).replaceAll('"#/components/x-filter-schemas/', '"#/components/schemas/'));
+      expect(parameters, `${op.method} ${op.path}`).toEqual(asShown);
       const lines = extensionLines(before);
       expect(description).toBe(lines.length ? [...lines, beforeDescription].join('\n\n').trimEnd() : beforeDescription);
       for (const grant of before['x-account-grants'] ?? []) { grants += 1; expect(description).toContain(`\`${grant}\``); }
@@ -44,6 +48,25 @@ describe('deriveDocsDocument', () => {
     }
     expect(grants).toBeGreaterThan(0);
     expect(charges).toBeGreaterThan(0);
+  });
+
+  it('shows each list\'s X-Filter to Redoc as JSON content whose schema is the header\'s contentSchema, other parameters untouched', () => {
+    let lists = 0;
+    for (const [i, op] of [...operations(bundle)].entries()) {
+      for (const [j, parameter] of (op.operation.parameters ?? []).entries()) {
+        const shown = derivedOps[i].operation.parameters[j];
+        if (parameter.name !== 'X-Filter') { expect(shown).toEqual(parameter); continue; }
+        lists += 1;
+        expect(shown.schema, op.operation.operationId).toBeUndefined();
+        // Among the component schemas, where Redoc resolves a reference (it shows `any` for one into an extension).
+        const name = filterSchemaOf(parameter).name;
+        expect(shown.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${name}` });
+        expect(derived.components.schemas[name].title).toBe(bundle.components['x-filter-schemas'][name].title);
+        expect(Object.values(shown.content['application/json'].examples).map((e) => e.value)).toEqual(parameter.schema.examples.map((e) => JSON.parse(e)));
+        expect(shown.description).toBe(parameter.description);
+      }
+    }
+    expect(lists).toBeGreaterThan(5);
   });
 
   it('words each kind of grant', () => {

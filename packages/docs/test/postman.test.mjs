@@ -82,6 +82,18 @@ describe('the Postman collection', () => {
     }
   });
 
+  it('keeps each list\'s X-Filter in its request, disabled, filled with the spec\'s example for a reader to turn on', () => {
+    let lists = 0;
+    for (const op of operations(bundle)) {
+      const filter = op.parameters.find((p) => p.name === 'X-Filter');
+      if (!filter) continue;
+      lists += 1;
+      const header = requests.get(operationKey(op)).request.headers.toJSON().find((h) => h.key === 'X-Filter');
+      expect(header, operationKey(op)).toMatchObject({ disabled: true, value: filter.schema.examples[0] });
+    }
+    expect(lists).toBeGreaterThan(5);
+  });
+
   it('carries a JSON example body on every operation whose request body is JSON', () => {
     for (const op of operations(bundle)) {
       const media = op.operation.requestBody?.content?.['application/json'] ?? (op.operation.requestBody?.$ref && 'ref');

@@ -1,6 +1,7 @@
 // `npm start` after its build: the root script serves the docs, the mock and the reference server
-// on the ports it is given, prints their URLs and the server's token, and Ctrl-C (SIGINT) stops
-// all three. Run with --no-build: Turbo has built everything before this test runs.
+// on the ports it is given, prints their URLs and the server's token, trusts the docs' origin (on
+// the port they serve) for CORS, starts a part that dies again, and Ctrl-C (SIGINT) stops all
+// three. Run with --no-build: Turbo has built everything before this test runs.
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
@@ -66,10 +67,22 @@ describe('npm start (scripts/start.mjs)', () => {
       expect((await regions.json()).data.length).toBeGreaterThan(0);
       // The page's "Try it" console learns where the mock and the server are, and both trust its origin.
       expect(await (await fetch(`${docsUrl}try-it/targets.json`)).json()).toEqual({ targets: [{ name: 'Mock', url: mockUrl }, { name: 'Reference server', url: serverUrl }] });
+      // Its localhost twin too; the docs' default port (8080), where they do not run, is not trusted.
+      const preflight = (target, origin) => fetch(`${target}/volumes`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
       for (const target of [mockUrl, serverUrl]) {
-        const preflight = await fetch(`${target}/volumes`, { method: 'OPTIONS', headers: { origin: docsUrl.slice(0, -1), 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
-        expect({ target, status: preflight.status, origin: preflight.headers.get('access-control-allow-origin') }).toEqual({ target, status: 204, origin: docsUrl.slice(0, -1) });
+        for (const origin of [docsUrl.slice(0, -1), `http://localhost:${docsPort}`]) {
+          const answer = await preflight(target, origin);
+          expect({ target, status: answer.status, origin: answer.headers.get('access-control-allow-origin') }).toEqual({ target, status: 204, origin });
+        }
+        expect((await preflight(target, 'http://127.0.0.1:8080')).status).toBe(403);
       }
+
+      // A part that dies is started again on its port, and npm start says so.
+      const [, serverPid] = await run.waitFor(/server {2}http:\S+ {3}\(sqlite: .*; pid (\d+)\)/);
+      process.kill(Number(serverPid), 'SIGKILL');
+      await run.waitFor(/✖ the reference server \(pid \d+\) was killed by SIGKILL; restarting it on port \d+\./);
+      await run.waitFor(/✔ server {2}\S+ is back \(pid \d+\)/);
+      expect((await fetch(`${serverUrl}/volumes`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 
       run.child.kill('SIGINT');
       expect(await run.exited).toEqual({ code: 0, signal: null });
@@ -114,6 +127,14 @@ describe('npm start (scripts/start.mjs)', () => {
       blocker.close();
     }
   }, 90_000);
+
+  it('refuses an ALLOWED_HOSTS entry or a CORS origin that it cannot read, naming it', async () => {
+    for (const [env, message] of [[{ ALLOWED_HOSTS: 'http://docs.example' }, 'ALLOWED_HOSTS: "http://docs.example" is not a host name'], [{ CORS_ORIGINS: 'null' }, 'CORS origin "null" is never trusted']]) {
+      const run = start(env);
+      expect((await run.exited).code).toBe(2);
+      expect(run.output()).toContain(message);
+    }
+  });
 
   it('refuses a port that is not a number', async () => {
     const run = start({ DOCS_PORT: 'eighty' });

@@ -26,6 +26,12 @@ describe('the Try it data', () => {
     }
   });
 
+  it('lists the spec\'s servers as targets, by their description, leaving out URLs with variables', () => {
+    expect(data.servers).toEqual(bundle.servers.map((server) => ({ name: server.description, url: server.url.replace(/\/+$/, '') })));
+    const other = tryItData({ ...bundle, servers: [{ url: 'https://{region}.api.example/v4' }, { url: 'https://eu.api.example/v4/' }, { url: '/v4' }] });
+    expect(other.servers).toEqual([{ name: 'Server 2', url: 'https://eu.api.example/v4' }]);
+  });
+
   it('prefills every path and required parameter from the spec, and leaves optional ones without an example empty', () => {
     for (const op of data.operations) {
       for (const p of op.parameters.filter((q) => q.required)) expect(p.value, `${op.id} ${p.in} ${p.name}`).not.toBe('');

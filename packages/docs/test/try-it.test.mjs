@@ -3,9 +3,12 @@
 // POST with a body (a named example chosen) and a secured GET, the page sends the request and
 // shows the status and the body the target answers; with a wrong token the server's 401 body; the
 // token stays in sessionStorage; a target that does not trust the page is explained; and no
-// request of the page leaves 127.0.0.1.
+// request of the page leaves 127.0.0.1. And a crafted link: `?mock=` naming a listener on another
+// port is offered as "Custom", never as the mock, and the token reaches that listener only once
+// the reader confirms its origin (kept for the tab); plain http to another machine is said too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +66,7 @@ afterAll(async () => {
 });
 
 /** A page whose every request is checked: anything not on 127.0.0.1 is aborted and noted. */
-async function openPage() {
+async function openPage(search = '') {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
   const page = await context.newPage();
   const requests = [];
@@ -77,7 +80,7 @@ async function openPage() {
     return route.abort('blockedbyclient');
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  await page.goto(docs.url, { waitUntil: 'load' });
+  await page.goto(`${docs.url}${search}`, { waitUntil: 'load' });
   return { context, page, requests, leaving, errors };
 }
 
@@ -175,6 +178,98 @@ describe('the Try it console', () => {
       expect(errors).toEqual([]);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it('a link\'s ?mock= URL is offered as "Custom", and the token reaches it only once the reader confirms its origin, for the tab', async () => {
+    // The link's author: a listener on another port that answers CORS for anyone, so that only
+    // the page can keep the token from it.
+    const captured = [];
+    const listener = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => { body += chunk; });
+      request.on('end', () => {
+        captured.push({ method: request.method, url: request.url, headers: request.headers, body });
+        response.writeHead(request.method === 'OPTIONS' ? 204 : 200, {
+          'access-control-allow-origin': request.headers.origin ?? '*',
+          'access-control-allow-headers': request.headers['access-control-request-headers'] ?? '*',
+          'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+          'content-type': 'application/json',
+        });
+        response.end(request.method === 'OPTIONS' ? undefined : '{"taken":true}');
+      });
+    });
+    await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${listener.address().port}`;
+    const linked = `${origin}/v4`;
+    const tokenSeen = () => captured.some((r) => JSON.stringify(r).includes(TOKEN));
+    const { context, page, leaving, errors } = await openPage(`?mock=${encodeURIComponent(linked)}`);
+    try {
+      const panel = await openConsole(page, securedGet);
+      const target = panel.locator('select[aria-label="Target"]');
+      const options = await target.locator('option').allTextContents();
+      expect(options).toContain(`Mock (${mock.baseUrl})`);
+      expect(options).toContain(`Reference server (${server.baseUrl})`);
+      expect(options).toContain(`Custom: ${linked} (from the link)`);
+      expect(options.filter((text) => text.includes(linked)), 'the link\'s URL under no listed name').toEqual([`Custom: ${linked} (from the link)`]);
+      expect(options).toContain(`${bundle.servers[0].description} (${bundle.servers[0].url})`);
+      expect(await target.inputValue()).toBe(linked);
+      await panel.locator('input[aria-label="Bearer token"]').fill(TOKEN);
+      expect(await panel.locator('.try-it-target-note').textContent()).toBe(`A base URL this page does not list. Your token is sent to ${origin} only once you confirm it.`);
+
+      // Send: the page asks, naming the origin, and nothing has gone out; Cancel sends nothing.
+      const confirm = panel.locator('.try-it-confirm');
+      await panel.locator('button.try-it-send').click();
+      await panel.locator('.try-it-confirm, .try-it-status').first().waitFor();
+      expect(tokenSeen(), 'the listener got the token before the reader confirmed its origin').toBe(false);
+      expect(await confirm.getAttribute('data-origin')).toBe(origin);
+      expect(await confirm.textContent()).toContain(`This page does not list ${origin} as a target`);
+      expect(await confirm.locator('button.try-it-trust').textContent()).toBe(`Send my token to ${origin}`);
+      expect(captured).toEqual([]);
+      await confirm.locator('button.try-it-cancel').click();
+      expect(await panel.locator('.try-it-answer').textContent()).toBe('Not sent: your token stays in this page.');
+      expect(tokenSeen()).toBe(false);
+
+      // Send again: asked again; confirmed, the listener gets the token and the page its answer.
+      await panel.locator('button.try-it-send').click();
+      await confirm.locator('button.try-it-trust').click();
+      await panel.locator('.try-it-status').waitFor({ timeout: 15_000 });
+      expect(tokenSeen()).toBe(true);
+      expect(captured.find((r) => r.method === 'GET').headers.authorization).toBe(`Bearer ${TOKEN}`);
+      expect(await page.evaluate(() => JSON.parse(sessionStorage.getItem('cloudapi.tryIt.trustedOrigins')))).toEqual([origin]);
+
+      // Kept for this tab: the next Send asks nothing.
+      captured.length = 0;
+      await panel.locator('button.try-it-send').click();
+      await expect.poll(() => captured.filter((r) => r.method === 'GET').length, { timeout: 15_000 }).toBe(1);
+      expect(await confirm.count()).toBe(0);
+
+      // A base URL the reader types, plain http on another machine: the page says so before anything leaves.
+      await target.selectOption('');
+      await panel.locator('input[aria-label="Base URL"]').fill('http://192.0.2.10:4010/v4');
+      await panel.locator('button.try-it-send').click();
+      await confirm.waitFor();
+      expect(await confirm.textContent()).toContain('http://192.0.2.10:4010 is plain http on another machine');
+      await panel.screenshot({ path: path.join(resultsDir, 'docs-try-it-confirm.png') });
+      await confirm.locator('button.try-it-cancel').click();
+      expect(leaving, 'requests that would leave 127.0.0.1').toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    // Another tab (its own sessionStorage) asks again, and Cancel keeps the token there.
+    const second = await openPage(`?mock=${encodeURIComponent(linked)}`);
+    try {
+      captured.length = 0;
+      const panel = await openConsole(second.page, securedGet);
+      await panel.locator('input[aria-label="Bearer token"]').fill(TOKEN);
+      await panel.locator('button.try-it-send').click();
+      await panel.locator('.try-it-confirm button.try-it-cancel').click();
+      expect(tokenSeen()).toBe(false);
+    } finally {
+      await second.context.close();
+      await new Promise((resolve) => listener.close(resolve));
     }
   }, 120_000);
 });

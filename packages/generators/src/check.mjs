@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { pointerGet } from '@cloudapi/spec/schema-views';
+import { resolvePointer } from '@cloudapi/spec/json-pointer';
 import { schemaParts } from '@cloudapi/spec/schema-walk';
 import { bodiesOf, operations } from '@cloudapi/spec/walk';
 
@@ -15,7 +15,7 @@ const pascal = (id) => id[0].toUpperCase() + id.slice(1);
 const camel = (name) => name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 function resolve(document, schema, depth = 0) {
-  if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && depth < 32) return resolve(document, pointerGet(document, schema.$ref), depth + 1);
+  if (schema && typeof schema === 'object' && typeof schema.$ref === 'string' && depth < 32) return resolve(document, resolvePointer(document, schema.$ref), depth + 1);
   return schema;
 }
 
@@ -82,7 +82,7 @@ export function slotsOf(document) {
   for (const op of operations(document)) {
     const id = op.operation.operationId;
     for (const body of bodiesOf(document, op)) {
-      const schema = pointerGet(document, body.schemaPointer);
+      const schema = resolvePointer(document, body.schemaPointer);
       slots.push({ id, kind: body.kind, status: body.status, mediaType: body.mediaType, schema, label: `${id} ${body.kind === 'request' ? `request body (${body.mediaType})` : `response ${body.status}`}` });
     }
     for (const parameter of op.parameters) {
@@ -93,9 +93,11 @@ export function slotsOf(document) {
   return slots;
 }
 
-// How each generator's output names a slot: a TypeScript type expression over its module.
+// How each generator's output names a slot: a TypeScript type expression over its module (`main`,
+// the file among those it wrote that holds the types).
 const PROBES = {
   'openapi-typescript': {
+    main: (files) => files.find((f) => f.endsWith('openapi-typescript.ts')),
     header: (file) => `import type { operations } from ${JSON.stringify(file)};`,
     type: (slot) => {
       const op = `operations[${JSON.stringify(slot.id)}]`;
@@ -105,6 +107,7 @@ const PROBES = {
     },
   },
   '@hey-api/openapi-ts': {
+    main: (files) => files.find((f) => f.endsWith('types.gen.ts')),
     header: (file) => `import type * as G from ${JSON.stringify(file)};`,
     type: (slot) => {
       const base = `G.${pascal(slot.id)}`;
@@ -114,6 +117,7 @@ const PROBES = {
     },
   },
   oazapfts: {
+    main: (files) => files.find((f) => f.endsWith('oazapfts.ts')),
     header: (file) => `import * as G from ${JSON.stringify(file)};`,
     // Path parameters and required query parameters are positional arguments named after the
     // parameter, optional query parameters are properties of one destructured argument, and the
@@ -135,6 +139,9 @@ const PROBES = {
   },
 };
 
+/** The generators whose output the check reads slot by slot. */
+export const PROBED = Object.keys(PROBES);
+
 // oazapfts: the argument list of each generated function, read from its source.
 function oazapftsSignatures(file, document) {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
@@ -150,46 +157,80 @@ function oazapftsSignatures(file, document) {
   return (id) => signatures.get(id);
 }
 
+/** The compiler options every output is held to: strict, as a consumer's project would compile it. */
+export const COMPILER_OPTIONS = Object.freeze({
+  strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+  // Kubb writes its imports with the `.ts` extension, as a bundler or Node's type stripping reads them.
+  allowImportingTsExtensions: true,
+});
+
+// A probe file per generator that knows how its output names each slot; `file` is its module.
+function writeProbe(document, slots, generator, file, dir) {
+  const probe = PROBES[generator];
+  const signatureOf = generator === 'oazapfts' ? oazapftsSignatures(file, document) : () => null;
+  const relative = `./${path.relative(dir, file).replace(/\.ts$/, '').split(path.sep).join('/')}`;
+  const lines = [probe.header(relative)];
+  const placed = [];
+  const missing = [];
+  slots.forEach((slot, i) => {
+    const expression = probe.type(slot, signatureOf);
+    if (expression === null) { missing.push(slot.label); return; }
+    lines.push(`export type Slot${i} = ${expression};`);
+    placed.push([slot, `Slot${i}`]);
+  });
+  const probeFile = path.join(dir, `probe-${generator.replace(/\W/g, '-')}.ts`);
+  writeFileSync(probeFile, `${lines.join('\n')}\n`);
+  return { probeFile, placed, missing };
+}
+
+const where = (d) => {
+  if (!d.file || d.start === undefined) return '';
+  const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+  return `${path.basename(d.file.fileName)}:${line + 1}:${character + 1} `;
+};
+
 /**
- * Checks every generator's output against the document in one TypeScript program (the outputs
- * are large; one program parses the standard library once). `outputs` is { generator: file }.
- * Returns { generator: { checked, findings, missing, broken } }: findings are lost types,
- * missing the slots an output has no name for, broken the probe lines that do not compile.
+ * A compiler host that keeps the files under node_modules (the standard library, zod, the
+ * generators' runtimes) parsed from one program to the next: they do not change during a run, and
+ * parsing the DOM library alone costs about two seconds of CPU per program.
  */
-export function checkOutputs(document, outputs, dir) {
-  const slots = slotsOf(document);
-  const probes = Object.entries(outputs).map(([generator, file]) => {
-    const probe = PROBES[generator];
-    const signatureOf = generator === 'oazapfts' ? oazapftsSignatures(file, document) : () => null;
-    const relative = `./${path.relative(dir, file).replace(/\.ts$/, '').split(path.sep).join('/')}`;
-    const lines = [probe.header(relative)];
-    const placed = [];
-    const missing = [];
-    slots.forEach((slot, i) => {
-      const expression = probe.type(slot, signatureOf);
-      if (expression === null) { missing.push(slot.label); return; }
-      lines.push(`export type Slot${i} = ${expression};`);
-      placed.push([slot, `Slot${i}`]);
-    });
-    const probeFile = path.join(dir, `probe-${generator.replace(/\W/g, '-')}.ts`);
-    writeFileSync(probeFile, `${lines.join('\n')}\n`);
-    return { generator, probeFile, placed, missing };
-  });
-  const program = ts.createProgram(probes.map((p) => p.probeFile), {
-    strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-  });
+export function createCachingHost() {
+  const host = ts.createCompilerHost(COMPILER_OPTIONS);
+  const read = host.getSourceFile.bind(host);
+  const cache = new Map();
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (!fileName.includes(`${path.sep}node_modules${path.sep}`)) return read(fileName, languageVersion, onError, shouldCreate);
+    const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+    if (!cache.has(key)) cache.set(key, read(fileName, languageVersion, onError, shouldCreate));
+    return cache.get(key);
+  };
+  return host;
+}
+
+/**
+ * Compiles one generator's output in a TypeScript program of its own (strict) and, when PROBES
+ * knows the generator, walks the type of every body, answer and parameter beside its schema.
+ * Returns { errors, checked, findings, missing, broken }: errors are the compiler's on the
+ * generator's own files, findings lost types, missing the slots the output has no name for,
+ * broken the probe lines that do not compile (the last four only for probed generators).
+ * @param {any} document @param {string} generator @param {string[]} files @param {string} dir
+ * @param {import('typescript').CompilerHost} [host] one from createCachingHost, to share parses
+ */
+export function checkOutput(document, generator, files, dir, host = undefined) {
+  const main = PROBES[generator]?.main(files);
+  const probe = main ? writeProbe(document, slotsOf(document), generator, main, dir) : null;
+  const program = ts.createProgram(probe ? [...files, probe.probeFile] : files, COMPILER_OPTIONS, host);
+  const errors = files.flatMap((file) => ts.getPreEmitDiagnostics(program, program.getSourceFile(file)))
+    .map((d) => `${where(d)}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  if (!probe) return { errors };
   const checker = program.getTypeChecker();
-  const results = {};
-  for (const { generator, probeFile, placed, missing } of probes) {
-    const source = program.getSourceFile(probeFile);
-    const broken = ts.getPreEmitDiagnostics(program, source).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    const aliases = new Map(source.statements.filter(ts.isTypeAliasDeclaration).map((d) => [d.name.text, d]));
-    const findings = [];
-    for (const [slot, alias] of placed) {
-      walk(checker, document, checker.getTypeAtLocation(aliases.get(alias).name), [slot.schema], slot.label, findings, new Set());
-    }
-    results[generator] = { checked: placed.length, findings, missing, broken };
+  const source = program.getSourceFile(probe.probeFile);
+  const broken = ts.getPreEmitDiagnostics(program, source).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const aliases = new Map(source.statements.filter(ts.isTypeAliasDeclaration).map((d) => [d.name.text, d]));
+  const findings = [];
+  for (const [slot, alias] of probe.placed) {
+    walk(checker, document, checker.getTypeAtLocation(aliases.get(alias).name), [slot.schema], slot.label, findings, new Set());
   }
-  return results;
+  return { errors, checked: probe.placed.length, findings, missing: probe.missing, broken };
 }

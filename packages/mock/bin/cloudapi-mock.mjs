@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parseFaults, summarizeFaults } from '@cloudapi/spec/faults';
 import { DEFAULT_MAX_BODY, parseSize } from '../src/body.mjs';
-import { checkCorsOrigins, corsOriginsFromEnv } from '../src/cors.mjs';
+import { exposureNotice, parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
 
 function portNumber(value) {
   const port = Number(value);
@@ -27,14 +27,14 @@ function url(value) {
   return value;
 }
 
-// --cors-origin may be repeated; CORS_ORIGINS holds several, comma-separated.
-function corsOriginList(value, previous) {
+// --cors-origin and --allowed-host may be repeated; CORS_ORIGINS and ALLOWED_HOSTS hold several, comma-separated.
+const listOf = (parse) => (value, previous) => {
   try {
-    return [...(previous ?? []), ...checkCorsOrigins(corsOriginsFromEnv(value))];
+    return [...(previous ?? []), ...parse(value)];
   } catch (error) {
     throw new InvalidArgumentError(error.message);
   }
-}
+};
 
 const program = new Command('cloudapi-mock')
   .description('Serves the mock of the Cloud Account Management API (Prism, behind a front layer that keeps it answering) under /v4.\nWith --proxy, stands in front of a real implementation instead and checks every request and response against the spec.')
@@ -48,10 +48,12 @@ const program = new Command('cloudapi-mock')
   .option('--run <command>', 'start, run this shell command with MOCK_URL and MOCK_BASE_URL set, then stop; exit with its status (or 1 if --proxy saw violations)')
   .addOption(new Option('--faults <setting>', 'inject faults: latency=<ms>[~<jitter>],429=<share>,503=<share>,drop=<share>,seed=<n>,ops=<operationId>|… (answers carry x-fault)').env('FAULTS').argParser(faultSetting))
   .option('--no-watch', 'do not serve a rewritten mock document without a restart')
-  .addOption(new Option('--cors-origin <origin...>', 'also let pages of this origin call the mock from a browser (CORS; the docs at http://127.0.0.1:8080 always may; * for any)').env('CORS_ORIGINS').argParser(corsOriginList))
+  .addOption(new Option('--cors-origin <origin...>', 'let pages of this origin call the mock from a browser (CORS; none by default, npm start adds its docs; localhost and 127.0.0.1 of one port go together; * for any)').env('CORS_ORIGINS').argParser(listOf(parseCorsOrigins)))
+  .addOption(new Option('--allowed-host <name...>', 'also answer requests whose Host is this name (IP addresses, localhost and *.localhost always; .example.com for a domain)').env('ALLOWED_HOSTS').argParser(listOf(parseAllowedHosts)))
   .option('--no-standby', 'do not keep a second Prism ready to take over at once if the first dies (saves about 130 MB)')
   .addHelpText('after', `
-Environment: PORT and HOST as --port and --host, CORS_ORIGINS (comma-separated) as --cors-origin, FAULTS as --faults.
+Environment: PORT and HOST as --port and --host, CORS_ORIGINS and ALLOWED_HOSTS (comma-separated) as --cors-origin
+and --allowed-host, FAULTS as --faults.
 Exit status: 0 stopped by Ctrl-C or SIGTERM; 1 Prism could not be kept running (the cause is
 printed), --proxy saw violations, or the --run command failed; 2 bad usage.
 
@@ -85,7 +87,8 @@ let mock;
 try {
   mock = await startMock({
     port: options.port, host: options.host, dynamic: Boolean(options.dynamic), seed: options.seed, proxy: options.proxy, errors: Boolean(options.errors),
-    maxBody: options.maxBody, watch: options.watch, standby: options.standby, corsOrigins: options.corsOrigin ?? [], faults: options.faults,
+    maxBody: options.maxBody, watch: options.watch, standby: options.standby, corsOrigins: options.corsOrigin ?? [], allowedHosts: options.allowedHost ?? [],
+    faults: options.faults,
   });
 } catch (error) {
   console.error(`✖ the mock did not start: ${error.message}`);
@@ -95,6 +98,8 @@ try {
 const what = options.proxy ? `validating proxy in front of ${options.proxy}` : `mock of the API (${options.dynamic ? 'dynamic' : 'examples'})`;
 console.log(`✔ ${what} listening at ${mock.baseUrl} (Prism: pid ${mock.prismPid}${options.standby ? ', with a standby' : ''})`);
 if (options.faults) console.log(`  faults: ${summarizeFaults(parseFaults(options.faults))} (answers carry x-fault)`);
+const exposure = exposureNotice(options.host, { allowedHosts: options.allowedHost ?? [], what: 'the mock' });
+if (exposure) console.log(`  ⚠ ${exposure}`);
 
 let stopping = false;
 async function finish(status) {

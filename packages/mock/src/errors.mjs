@@ -75,17 +75,6 @@ export function detailsOf(violations, parameters = []) {
   return details;
 }
 
-/** Parses an `sl-violations` header; [] when absent or not Prism's JSON. */
-export function parseViolations(header) {
-  if (!header) return [];
-  try {
-    const parsed = JSON.parse(header);
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
-}
-
 /** A violation as a short phrase: which side, where, what is wrong (`response body.data.0.size: Must be integer.`). */
 export function describeViolation(v, parameters = []) {
   const [side = 'request', where] = v.location || [];

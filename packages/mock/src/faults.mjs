@@ -1,7 +1,7 @@
 // Fault injection in front of Prism (FAULTS / --faults; the decisions are the shared module
 // @cloudapi/spec/faults, the same as the reference server's). The mock always honours a request's
 // `X-Fault` header, as it honours `Prefer`; FAULTS adds seeded faults on top.
-import { createFaultInjector, describeFault, faultBody, faultHeaders, FAULT_HEADER, FaultSettingError } from '@cloudapi/spec/faults';
+import { createFaultInjector, describeFault, droppedAnswer, faultBody, faultHeaders, FAULT_HEADER, FaultSettingError } from '@cloudapi/spec/faults';
 
 /**
  * @param {ReturnType<typeof import('@cloudapi/spec/faults').parseFaults>} setting
@@ -37,8 +37,9 @@ export function createFaultStage(setting, log) {
       req.resume();
       if (decision.fault === 'drop') {
         // Headers and the start of a body, then the connection is cut.
-        res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': '4096' });
-        res.write('{"errors":[{"reason":"cut off', () => res.socket?.destroy());
+        const { status, headers: promised, partialBody } = droppedAnswer(decision);
+        res.writeHead(status, promised);
+        res.write(partialBody, () => res.socket?.destroy());
         return true;
       }
       answer(req, res, Number(decision.fault), faultBody(decision).errors, { headers });

@@ -4,11 +4,8 @@
 // teach the generator every keyword, `generateValid` checks each answer against its schema and
 // regenerates only the parts that break it (a list item, an array, the whole object), a bounded
 // number of times. Parts are independent, so a list of many items converges as fast as one item.
-
-/** A JSON pointer into a value (`/data/2`) as its segments (`['data', '2']`). */
-function segmentsOf(instancePath) {
-  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+import { parsePointer } from '@cloudapi/spec/json-pointer';
+import { memberSchemas } from '@cloudapi/spec/schema-walk';
 
 /**
  * The schema of `value[key]` inside `schema`, looking through `properties`, `items`,
@@ -17,18 +14,8 @@ function segmentsOf(instancePath) {
  * enclosing value instead.
  */
 export function childSchema(schema, key) {
-  if (!schema || typeof schema !== 'object') return undefined;
-  const found = [];
-  if (/^\d+$/.test(key)) {
-    const index = Number(key);
-    if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) found.push(schema.prefixItems[index]);
-    else if (schema.items && typeof schema.items === 'object') found.push(schema.items);
-  }
-  if (schema.properties && Object.hasOwn(schema.properties, key) && typeof schema.properties[key] === 'object') found.push(schema.properties[key]);
-  for (const branch of schema.allOf || []) {
-    const inner = childSchema(branch, key);
-    if (inner) found.push(inner);
-  }
+  // A boolean declaration (`items: false`) is no schema to generate from.
+  const found = memberSchemas(schema, key).filter((member) => typeof member === 'object');
   if (found.length === 0) return undefined;
   return found.length === 1 ? found[0] : { allOf: found };
 }
@@ -82,7 +69,7 @@ export function generateValid({ generate, schema, check, seed, rounds = 60, trie
     if (result.valid) return { value, valid: true, repairs };
     // Widen each failing part to one with a schema of its own, and to its parent when it keeps
     // failing; then regenerate the outermost of them, so that no part replaces another's parent.
-    const parts = outermost(result.errors.map((e) => segmentsOf(e.instancePath))).map((failing) => {
+    const parts = outermost(result.errors.map((e) => parsePointer(e.instancePath))).map((failing) => {
       let segments = failing;
       while (segments.length && (!schemaAt(schema, segments) || (tries.get(segments.join('/')) ?? 0) >= triesPerPart)) segments = segments.slice(0, -1);
       return segments;

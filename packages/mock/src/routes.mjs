@@ -1,7 +1,8 @@
 // The routes of the mock document as the front layer needs them: which path template a request
 // path matches, the methods it declares (405 and HEAD), and per operation the statuses and named
 // examples a `Prefer` header may ask for. Derived from the document on every (re)load.
-import { createSchemaViews, pointerGet } from '@cloudapi/spec/schema-views';
+import { parsePointer, resolvePointer } from '@cloudapi/spec/json-pointer';
+import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { bodiesOf, deref, mediaExamples, operations } from '@cloudapi/spec/walk';
 
 /**
@@ -15,12 +16,11 @@ import { bodiesOf, deref, mediaExamples, operations } from '@cloudapi/spec/walk'
  */
 
 /** The node at a JSON pointer, following `$ref`s met on the way (Ajv's schema paths go through them). */
-function resolvePointer(document, pointer) {
+function resolveThroughRefs(document, pointer) {
   let node = document;
-  for (const raw of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    for (let i = 0; node && typeof node.$ref === 'string' && !Object.hasOwn(node, key) && i < 16; i++) node = pointerGet(document, node.$ref);
-    node = node?.[key];
+  for (const key of parsePointer(pointer)) {
+    for (let i = 0; node && typeof node.$ref === 'string' && !Object.hasOwn(node, key) && i < 16; i++) node = resolvePointer(document, node.$ref);
+    node = resolvePointer(node, [key]);
   }
   return node;
 }
@@ -91,7 +91,7 @@ export function createRoutes(document) {
         if (error.keyword !== 'not') continue;
         const at = error.path === '/' ? [] : error.path.slice(1).split('/');
         const present = at.reduce((node, key) => node?.[key], value) ?? {};
-        for (const name of resolvePointer(document, error.schemaPath)?.required ?? []) if (Object.hasOwn(present, name)) fields.push([...at, name].join('.'));
+        for (const name of resolveThroughRefs(document, error.schemaPath)?.required ?? []) if (Object.hasOwn(present, name)) fields.push([...at, name].join('.'));
       }
       return fields;
     },

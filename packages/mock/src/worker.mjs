@@ -37,6 +37,7 @@ const front = createFrontServer({
   maxBody: options.maxBody,
   maxDepth: options.maxDepth,
   corsOrigins: options.corsOrigins,
+  allowedHosts: options.allowedHosts,
   // Only the proxy reports exchanges: the mock has nothing to count, and an IPC message per
   // request would cost more than the request.
   onExchange: options.upstream ? (exchange) => process.send({ type: 'exchange', ...judge(exchange) }) : () => {},

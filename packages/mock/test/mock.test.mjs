@@ -177,7 +177,7 @@ describe('the front layer refuses what used to crash or mislead the mock', () =>
   }, 60_000);
 
   it('refuses a request that is not valid HTTP with a 400 ErrorResponse', async () => {
-    const { status, body } = await rawRequest(mock.port, 'GET /v4/regions HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    const { status, body } = await rawRequest(mock.port, 'GET /v4/regions HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n');
     expect(status).toBe(400);
     expect(errorResponseProblems(JSON.parse(body))).toEqual([]);
   });
@@ -194,10 +194,10 @@ describe('requests the mock used to refuse', () => {
   });
 
   it('refuses two Authorization headers with a 401 ErrorResponse, as a server must (which one would count?)', async () => {
-    const raw = await rawRequest(mock.port, 'GET /v4/volumes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\nConnection: close\r\n\r\n');
+    const raw = await rawRequest(mock.port, 'GET /v4/volumes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\nConnection: close\r\n\r\n');
     expect(raw.status).toBe(401);
     expect(JSON.parse(raw.body).errors[0].reason).toMatch(/one Authorization header: this request has 2/);
-    const one = await rawRequest(mock.port, 'GET /v4/volumes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nConnection: close\r\n\r\n');
+    const one = await rawRequest(mock.port, 'GET /v4/volumes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer a\r\nConnection: close\r\n\r\n');
     expect(one.status).toBe(200);
   });
 

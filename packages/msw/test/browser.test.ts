@@ -1,7 +1,9 @@
 // The handlers in real Chromium, through MSW's service worker: a page built from
-// test/browser/app.ts (esbuild) calls the API with @cloudapi/client at a host that does not
-// exist; the service worker answers from the handlers. Chromium is Debian's, launched with
-// playwright-core through test-support/browser.mjs, as every browser test does.
+// test/browser/app.ts (esbuild, for the browser: a Node built-in anywhere in the engine fails the
+// build) calls the API with @cloudapi/client at a host that does not exist; the service worker
+// answers from the stateful handlers, whose engine runs SQLite in WebAssembly in the page.
+// Chromium is Debian's, launched with playwright-core through test-support/browser.mjs, as every
+// browser test does.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -23,6 +25,7 @@ beforeAll(async () => {
     entryPoints: [fileURLToPath(new URL('./browser/app.ts', import.meta.url))],
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
   });
+  console.log(`the page's bundle (client, msw, the handlers and the engine, unminified): ${(bundled.outputFiles[0]!.contents.length / 1e6).toFixed(2)} MB`);
   const files: Record<string, { type: string; body: string | Uint8Array }> = {
     '/': { type: 'text/html', body: '<!doctype html><html><head><meta charset="utf-8"><title>msw</title></head><body><script type="module" src="/app.js"></script></body></html>' },
     '/app.js': { type: 'text/javascript', body: bundled.outputFiles[0]!.contents },
@@ -46,24 +49,35 @@ afterAll(async () => {
 });
 
 describe('in Chromium, through the service worker', () => {
-  it('answers the client from the handlers: examples, state, validation, 401 and a typed override', async () => {
+  const resultsOf = async (page: import('playwright-core').Page) => {
+    await page.waitForFunction(() => (window as any).results !== undefined, undefined, { timeout: 60_000 });
+    return page.evaluate(() => (window as any).results);
+  };
+
+  it('answers the client from the server\'s engine (SQLite in WebAssembly), keeps the state across a reload, and resets it', async () => {
     const page = await browser!.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(origin);
-    await page.waitForFunction(() => (window as any).results !== undefined, undefined, { timeout: 60_000 });
-    const results = await page.evaluate(() => (window as any).results);
+    const results = await resultsOf(page);
     expect(results.failed, results.failed).toBeUndefined();
-    expect(problems).toEqual([]);
     expect(results.controlled).toBe(true);
-    expect(results.regions).toBeGreaterThan(0);
-    expect(results.created).toMatchObject({ label: 'from-chromium', size: 25, region: 'us-east' });
+    expect(results.regions).toBe(6);
+    expect(results.created).toMatchObject({ id: 1, label: 'from-chromium', size: 25, region: 'us-east', status: 'active', filesystem_path: '/dev/disk/by-id/scsi-0Cloud_Volume_from-chromium' });
     expect(results.read).toEqual(results.created);
     expect(results.listed).toBe(1);
+    expect(results.filtered).toEqual({ data: [], page: 1, pages: 1, results: 0 });
+    expect(results.mars).toEqual([{ field: 'region', reason: 'Region mars-1 does not exist' }]);
     expect(results.invalid.status).toBe(400);
     expect(results.invalid.errors[0]).toMatchObject({ field: 'size' });
     expect(results.unauthorized).toBe(401);
     expect(results.overridden).toEqual({ status: 404, reason: 'volume 99 is not here (an override)' });
+
+    await page.evaluate(() => { delete (window as any).results; });
+    await page.reload();
+    const reloaded = (await resultsOf(page)).reloaded;
+    expect(reloaded).toEqual({ kept: ['from-chromium'], afterReset: { data: [], page: 1, pages: 1, results: 0 }, againId: 1, stored: true });
+    expect(problems).toEqual([]);
     // The API's host does not exist: nothing but the page's own files reached a server.
     expect(requested.filter((url) => url.startsWith('/v4'))).toEqual([]);
     await page.close();

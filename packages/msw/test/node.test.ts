@@ -1,6 +1,6 @@
 // The handlers with msw/node in Vitest, called through @cloudapi/client as a consumer's code
-// would: examples (named ones on request), validation naming the field, 401 without a token,
-// typed overrides, and the in-memory state (create, read, list by page, update, delete).
+// would: examples (named ones on request), validation naming the field, 401 without a token and
+// typed overrides. The stateful mode has its own file (stateful.test.ts).
 import { setupServer } from 'msw/node';
 import { createClient } from '@cloudapi/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -100,47 +100,5 @@ describe('createHttp', () => {
 
   it('refuses a path that is not the spec\'s at run time too', () => {
     expect(() => http.get('/volumes/{nope}' as never, () => undefined)).toThrow(/GET \/volumes\/\{nope\} is not an operation of the API/);
-  });
-});
-
-describe('stateful mode', () => {
-  it('creates, reads, lists by page, updates and deletes', async () => {
-    const stateful = createHandlers({ baseUrl, stateful: true });
-    server.use(...stateful);
-    const created = [];
-    for (let i = 0; i < 3; i++) {
-      const { data, error } = await client.POST('/volumes', { body: { label: `vol-${i}`, region: 'us-east', size: 30 + i } });
-      expect(error).toBeUndefined();
-      created.push(data!);
-    }
-    expect(new Set(created.map((v) => v.id)).size).toBe(3);
-    expect(created[1]).toMatchObject({ label: 'vol-1', size: 31, region: 'us-east' });
-    const read = await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: created[2]!.id } } });
-    expect(read.data).toEqual(created[2]);
-    // Pages of 25 (the least page_size): 30 volumes make two.
-    for (let i = 3; i < 30; i++) await client.POST('/volumes', { body: { label: `vol-${i}`, region: 'us-east' } });
-    const page2 = await client.GET('/volumes', { params: { query: { page: 2, page_size: 25 } } });
-    expect(page2.data).toMatchObject({ page: 2, pages: 2, results: 30 });
-    expect(page2.data!.data.map((v) => v.label)).toEqual(['vol-25', 'vol-26', 'vol-27', 'vol-28', 'vol-29']);
-    const updated = await client.PUT('/volumes/{volumeId}', { params: { path: { volumeId: created[0]!.id } }, body: { label: 'renamed' } });
-    expect(updated.data).toMatchObject({ id: created[0]!.id, label: 'renamed', size: 30 });
-    expect((await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: created[0]!.id } } })).data?.label).toBe('renamed');
-    expect((await client.DELETE('/volumes/{volumeId}', { params: { path: { volumeId: created[0]!.id } } })).error).toBeUndefined();
-    const gone = await client.GET('/volumes/{volumeId}', { params: { path: { volumeId: created[0]!.id } } });
-    expect(gone.error?.status).toBe(404);
-    expect((await client.GET('/volumes', { params: { query: { page_size: 100 } } })).data?.results).toBe(29);
-    stateful.store!.reset();
-    expect((await client.GET('/volumes')).data?.results).toBe(0);
-  });
-
-  it('keeps nested objects per parent and never stores a secret', async () => {
-    server.use(...createHandlers({ baseUrl, stateful: true }));
-    const record = await client.POST('/domains/{domainId}/records', { params: { path: { domainId: 1 } }, body: { type: 'A', name: 'www', target: '192.0.2.10' } });
-    expect(record.error).toBeUndefined();
-    expect((await client.GET('/domains/{domainId}/records', { params: { path: { domainId: 1 } } })).data?.results).toBe(1);
-    expect((await client.GET('/domains/{domainId}/records', { params: { path: { domainId: 2 } } })).data?.results).toBe(0);
-    const instance = await client.POST('/compute/instances', { body: { region: 'us-east', type: 'g6-standard-2', label: 'web', image: 'compute/debian11', root_pass: 'aComplexP@ssword-123' } });
-    expect(instance.error).toBeUndefined();
-    expect(JSON.stringify(instance.data)).not.toContain('aComplexP@ssword-123');
   });
 });

@@ -5,7 +5,9 @@ import { HttpResponse } from 'msw';
 import type { HttpHandler } from 'msw';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { components } from '@cloudapi/types';
-import { createHttp } from '../src/index.js';
+import type { TokenEntry as EngineTokenEntry } from '@cloudapi/server/engine';
+import { createHandlers, createHttp } from '../src/index.js';
+import type { StatefulStore, TokenEntry } from '../src/index.js';
 
 type Volume = components['schemas']['Volume'];
 declare const volume: Volume;
@@ -50,5 +52,26 @@ describe('createHttp types', () => {
     http.get('/volume/{volumeId}', () => undefined);
     // @ts-expect-error the spec has no POST on a single volume
     http.post('/volumes/{volumeId}', () => undefined);
+  });
+});
+
+describe('createHandlers types', () => {
+  it('gives a non-null store with stateful: true, and null without', () => {
+    const stateful = createHandlers({ baseUrl: 'https://api.cloud.test/v4', stateful: true });
+    expectTypeOf(stateful.store).toEqualTypeOf<StatefulStore>();
+    expectTypeOf(stateful.store.reset()).toEqualTypeOf<Promise<void>>();
+    const examples = createHandlers({ baseUrl: 'https://api.cloud.test/v4' });
+    expectTypeOf(examples.store).toEqualTypeOf<null>();
+    // @ts-expect-error no store without the stateful mode
+    void examples.store.reset();
+    const either = createHandlers({ baseUrl: 'https://api.cloud.test/v4', stateful: Math.random() > 0.5 });
+    expectTypeOf(either.store).toEqualTypeOf<StatefulStore | null>();
+  });
+
+  it('takes tokens in the server\'s tokens-file form', () => {
+    expectTypeOf<TokenEntry>().toEqualTypeOf<EngineTokenEntry>();
+    createHandlers({ baseUrl: '/v4', stateful: true, tokens: [{ token: 't', scopes: 'volumes:read_only', grants: ['add_volumes'] }] });
+    // @ts-expect-error scopes is a space-separated string
+    createHandlers({ baseUrl: '/v4', stateful: true, tokens: [{ token: 't', scopes: ['volumes:read_only'] }] });
   });
 });

@@ -3,8 +3,8 @@
 // Exit codes: 0 after a clean stop, 1 when start-up fails (one line says why) or an unexpected
 // error stops it (logged with the ids of the requests in flight: src/supervise.ts), 2 for bad usage.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { normalizeCorsOrigins } from './core/http/cors.js';
 import { parseFaults, summarizeFaults } from '@cloudapi/spec/faults';
+import { exposureNotice, parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
 import { defaultDataDir, startServer, StartupError } from './server.js';
 import { superviseProcess } from './supervise.js';
 
@@ -20,13 +20,15 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
-// --cors-origin may be repeated; CORS_ORIGINS holds several, comma-separated.
-function corsOriginList(raw: string, previous: string[] | undefined): string[] {
-  try {
-    return [...(previous ?? []), ...normalizeCorsOrigins(raw.split(/[\s,]+/).filter(Boolean))];
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
+// --cors-origin and --allowed-host may be repeated; CORS_ORIGINS and ALLOWED_HOSTS hold several, comma-separated.
+function listOf(parse: (raw: string) => string[]) {
+  return (raw: string, previous: string[] | undefined): string[] => {
+    try {
+      return [...(previous ?? []), ...parse(raw)];
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }
 
 const program = new Command('cloudapi-server')
@@ -38,7 +40,8 @@ const program = new Command('cloudapi-server')
   .addOption(new Option('--tokens-file <file>', 'JSON list of tokens [{token, scopes, grants, restricted}]; without it one full-access token is made').env('TOKENS_FILE'))
   .addOption(new Option('--transition-ms <ms>', 'how long a transitional state lasts (creating, resizing...); 0: at once').env('TRANSITION_MS').default(2000).argParser(integer('TRANSITION_MS', 0, 86_400_000)))
   .addOption(new Option('--log-level <level>', 'log level').env('LOG_LEVEL').default('info').choices(LOG_LEVELS))
-  .addOption(new Option('--cors-origin <origin...>', 'also let pages of this origin call the server from a browser (CORS; the docs at http://127.0.0.1:8080 always may; * for any)').env('CORS_ORIGINS').argParser(corsOriginList))
+  .addOption(new Option('--cors-origin <origin...>', 'let pages of this origin call the server from a browser (CORS; none by default, npm start adds its docs; localhost and 127.0.0.1 of one port go together; * for any)').env('CORS_ORIGINS').argParser(listOf(parseCorsOrigins)))
+  .addOption(new Option('--allowed-host <name...>', 'also answer requests whose Host is this name (IP addresses, localhost and *.localhost always; .example.com for a domain)').env('ALLOWED_HOSTS').argParser(listOf(parseAllowedHosts)))
   .addOption(new Option('--sandbox-dns-port <port>', 'port of the sandbox\'s name server on 127.0.0.1 (zone transfers of its remote zones); 0 picks a free one').env('SANDBOX_DNS_PORT').default(0).argParser(integer('SANDBOX_DNS_PORT', 0, 65535)))
   .addOption(new Option('--faults <setting>', 'inject faults: latency=<ms>[~<jitter>],429=<share>,503=<share>,drop=<share>,seed=<n>,ops=<operationId>|…').env('FAULTS'))
   .addOption(new Option('--rate-limit <n/secs>', 'rate limit per token (per address for public operations), e.g. 100/60s').env('RATE_LIMIT'))
@@ -56,7 +59,7 @@ try {
   throw error;
 }
 
-const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number; corsOrigin?: string[]; faults?: string; rateLimit?: string }>();
+const options = program.opts<{ port: number; host: string; dataDir: string; databaseUrl?: string; tokensFile?: string; transitionMs: number; logLevel: string; sandboxDnsPort: number; corsOrigin?: string[]; allowedHost?: string[]; faults?: string; rateLimit?: string }>();
 if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
   console.error(`✖ cloudapi-server: DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)`);
   process.exit(1);
@@ -64,7 +67,7 @@ if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
 
 let server;
 try {
-  server = await startServer({ ...options, corsOrigins: options.corsOrigin, databaseUrl: options.databaseUrl || undefined, tokensFile: options.tokensFile || undefined });
+  server = await startServer({ ...options, corsOrigins: options.corsOrigin, allowedHosts: options.allowedHost, databaseUrl: options.databaseUrl || undefined, tokensFile: options.tokensFile || undefined });
 } catch (error) {
   const message = error instanceof StartupError ? error.message : `unexpected failure: ${(error as Error).stack ?? error}`;
   console.error(`✖ cloudapi-server could not start: ${message}`);
@@ -75,6 +78,9 @@ superviseProcess(server.app);
 
 console.log(`cloudapi-server ${server.spec.version}: serving ${server.baseUrl} (store: ${server.store.engine}, ${server.store.location})`);
 if (server.token) console.log(`token: ${server.token}`);
+for (const notice of server.notices) console.log(`⚠ ${notice}`);
+const exposure = exposureNotice(options.host, { allowedHosts: options.allowedHost ?? [], what: 'the server' });
+if (exposure) console.log(`⚠ ${exposure}`);
 if (options.faults) console.log(`faults: ${summarizeFaults(parseFaults(options.faults))} (answers carry x-fault)`);
 if (options.rateLimit) console.log(`rate limit: ${options.rateLimit} per token (per address for public operations)`);
 console.log(`sandbox name server: 127.0.0.1:${server.sandbox.dnsPort} (zone transfers of ${[...server.sandbox.world.zones.keys()].join(', ')})`);

@@ -8,7 +8,7 @@ export interface ServerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Where the SQLite file (and the generated token) live. Default: `.data/server` at the repository root inside this repository, `.cloudapi/server` in the working folder once installed. */
+  /** Where the SQLite file (and the generated token) live, kept 0700 with its files 0600 (narrowed on start when found wider). Default: `.data/server` at the repository root inside this repository, `.cloudapi/server` in the working folder once installed. */
   dataDir?: string;
   /** `postgres://…`: use PostgreSQL instead of SQLite. */
   databaseUrl?: string;
@@ -24,8 +24,10 @@ export interface ServerOptions {
   bundleFile?: string;
   /** PostgreSQL connections of this process (default 10). */
   poolSize?: number;
-  /** Origins whose pages may call the server from a browser (CORS), besides the docs' own. */
+  /** Origins whose pages may call the server from a browser (CORS; none by default; `*` for any, never with credentials). Naming `http://localhost:P` trusts `http://127.0.0.1:P` and `http://[::1]:P` too. */
   corsOrigins?: string[];
+  /** ALLOWED_HOSTS: Host names answered besides IP addresses, localhost and names under `.localhost` (`.example.com` for a domain and its subdomains); any other Host is refused (403). */
+  allowedHosts?: string[];
   /** The port of the sandbox's name server on 127.0.0.1 (default 0: a free one). */
   sandboxDnsPort?: number;
   /** FAULTS: injected latency, 429, 503 and cut connections (`latency=<ms>[~<jitter>],429=<share>,…`); off when absent. */
@@ -44,6 +46,8 @@ export interface RunningServer {
   token: string | null;
   /** Where the generated token is kept. */
   tokenFile: string | null;
+  /** What the start changed or warns about: files it found readable by others and narrowed, a TOKENS_FILE readable by others. */
+  notices: string[];
   /** Which engine holds the rows, and where (the SQLite file, or the PostgreSQL URL without its password). */
   store: { engine: string; location: string };
   /** Finishes the requests in flight, then closes the sandbox's name server and the store. */

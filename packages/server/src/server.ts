@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import * as registeredAreas from './areas/index.js';
+import { areaRoutes } from './areas/routes.js';
 import type { Area } from './core/area.js';
 import { defaultToken, loadTokensFile, TokenTable } from './core/auth.js';
 import { loadCatalogue } from './core/catalogue.js';
@@ -13,14 +14,15 @@ import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { buildApp } from './core/http/app.js';
 import type { RunningServer as PublicRunningServer, ServerOptions as PublicServerOptions } from './options.js';
-import { normalizeCorsOrigins } from './core/http/cors.js';
 import { parseFaults } from '@cloudapi/spec/faults';
+import { parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
+import { namesIn, secureDataDir, secureFiles, sqliteFiles, tokensFileWarning } from './core/data-files.js';
 import { parseRateLimit } from './core/http/rate-limit.js';
 import { buildRegistry } from './core/registry.js';
-import { describeBundleFile } from './core/spec.js';
+import { describeBundleFile } from './core/spec-file.js';
 import type { ApiSpec } from './core/spec.js';
 import { openStore } from './core/store/db.js';
-import type { Store } from './core/store/db.js';
+import type { Store, StoreOptions } from './core/store/db.js';
 import { migrate } from './core/store/migrations.js';
 import { startSandbox } from './sandbox/index.js';
 import type { RunningSandbox } from './sandbox/index.js';
@@ -35,6 +37,8 @@ export interface ServerOptions extends PublicServerOptions {
   clock?: Clock;
   /** Areas to serve (default: every registered area). */
   areas?: Area[];
+  /** Bounds of the rendered list pages kept (core/store/page-cache.ts), or false to keep none. */
+  pageCache?: StoreOptions['pageCache'];
 }
 
 export interface RunningServer extends PublicRunningServer {
@@ -78,70 +82,88 @@ const fail = (message: string): never => {
   throw new StartupError(message);
 };
 
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const port = options.port ?? 4020;
-  if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
-    return fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
+/**
+ * The tokens the server takes: TOKENS_FILE's (warned about when others can read it), or one
+ * full-access token it makes and keeps in DATA_DIR. DATA_DIR, which also holds the SQLite files,
+ * is made 0700 and the token 0600; `notices` gets what was narrowed or is warned about.
+ */
+function loadTokens(options: ServerOptions, spec: ApiSpec, dataDir: string, notices: string[]): { tokens: TokenTable; generated: { token: string; file: string } | null } {
+  if (!options.tokensFile || !options.databaseUrl) notices.push(...secureDataDir(dataDir));
+  if (options.tokensFile) {
+    const file = path.resolve(options.tokensFile);
+    const tokens = loadTokensFile(file, spec);
+    const warning = tokensFileWarning(file);
+    if (warning) notices.push(warning);
+    return { tokens, generated: null };
   }
-  const host = options.host ?? '127.0.0.1';
-  try {
-    normalizeCorsOrigins(options.corsOrigins ?? []);
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  notices.push(...secureFiles([path.join(dataDir, 'token')]));
+  const generated = defaultToken(dataDir);
+  const tokens = new TokenTable();
+  tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
+  return { tokens, generated };
+}
 
-  let spec: ApiSpec;
+/** The store, its SQLite files 0600 (`notices` tells those found wider, not those this start made). */
+async function openSecuredStore(options: ServerOptions, dataDir: string, notices: string[]): Promise<Store> {
+  const found = namesIn(dataDir);
+  const store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize, pageCache: options.pageCache });
   try {
-    spec = describeBundleFile(options.bundleFile);
+    if (store.engine === 'sqlite') notices.push(...secureFiles(sqliteFiles(store.location), (file) => found.has(path.basename(file))));
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
+/** What a step throws, as a StartupError with its message (the step's own words say what to do). */
+function attempt<T>(work: () => T): T {
+  try {
+    return work();
   } catch (error) {
     return fail((error as Error).message);
   }
-  let traffic;
-  try {
-    traffic = { faults: parseFaults(options.faults, { operations: spec.byId.keys() }), rateLimit: parseRateLimit(options.rateLimit) };
-  } catch (error) {
-    return fail((error as Error).message);
+}
+
+/** The settings read from the options, each refused with a line that says what to do. */
+function readSettings(options: ServerOptions) {
+  if (options.transitionMs !== undefined && !(Number.isInteger(options.transitionMs) && options.transitionMs >= 0)) {
+    fail(`TRANSITION_MS must be a whole number of milliseconds (0 or more), got ${options.transitionMs}`);
   }
-  const registry = (() => {
+  const trust = attempt(() => ({ corsOrigins: parseCorsOrigins(options.corsOrigins ?? []), allowedHosts: parseAllowedHosts(options.allowedHosts ?? []) }));
+  const spec = attempt(() => describeBundleFile(options.bundleFile));
+  const traffic = attempt(() => ({ faults: parseFaults(options.faults, { operations: spec.byId.keys() }), rateLimit: parseRateLimit(options.rateLimit) }));
+  const registry = attempt(() => {
     try {
       return buildRegistry(options.areas ?? Object.values(registeredAreas));
     } catch (error) {
-      return fail(`the server's areas do not fit together: ${(error as Error).message}`);
+      throw new Error(`the server's areas do not fit together: ${(error as Error).message}`);
     }
-  })();
+  });
+  return { port: options.port ?? 4020, host: options.host ?? '127.0.0.1', dataDir: path.resolve(options.dataDir ?? defaultDataDir()), trust, spec, traffic, registry };
+}
 
-  let tokens: TokenTable;
-  let generated: { token: string; file: string } | null = null;
-  try {
-    if (options.tokensFile) {
-      tokens = loadTokensFile(path.resolve(options.tokensFile), spec);
-    } else {
-      generated = defaultToken(dataDir);
-      tokens = new TokenTable();
-      tokens.add({ token: generated.token, scopes: '*', grants: 'all', restricted: false }, spec);
-    }
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-
+/** The store, opened (file modes narrowed) and migrated to the areas' latest tables. */
+async function openMigratedStore(options: ServerOptions, dataDir: string, migrations: Parameters<typeof migrate>[1], notices: string[]): Promise<Store> {
   let store: Store;
   try {
-    store = await openStore({ databaseUrl: options.databaseUrl, dataDir, poolSize: options.poolSize });
+    store = await openSecuredStore(options, dataDir, notices);
   } catch (error) {
     return fail((error as Error).message);
   }
   try {
-    await migrate(store.db, registry.migrations);
+    await migrate(store.db, migrations);
   } catch (error) {
     await store.close().catch(() => {});
     return fail(`the database at ${store.location} could not be brought up to date: ${(error as Error).message}`);
   }
+  return store;
+}
 
-  const dnsPort = options.sandboxDnsPort ?? 0;
-  let sandbox: RunningSandbox;
+/** The sandbox (the world outside the account and its name server); the store is closed if it cannot start. */
+async function startSandboxBeside(store: Store, dnsPort: number): Promise<RunningSandbox> {
   try {
-    sandbox = await startSandbox({ dnsPort });
+    return await startSandbox({ dnsPort });
   } catch (error) {
     await store.close().catch(() => {});
     const code = (error as NodeJS.ErrnoException).code;
@@ -149,29 +171,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (code === 'EACCES') return fail(`SANDBOX_DNS_PORT ${dnsPort} needs privileges this process lacks: set it to a port above 1023 (0 picks a free one)`);
     return fail(`the sandbox's name server could not start: ${(error as Error).message}`);
   }
+}
 
-  const clock = options.clock ?? systemClock(options.transitionMs ?? 2000);
-  const catalogue = loadCatalogue();
-  const deps = { store, clock, catalogue, services: registry.services };
-  const app = await buildApp({
-    spec,
-    handlers: registry.handlers,
-    tokens,
-    ...deps,
-    sandbox,
-    logLevel: options.logLevel ?? 'info',
-    logStream: options.logStream,
-    corsOrigins: options.corsOrigins,
-    traffic,
-    extraRoutes: registry.areas.filter((a) => a.routes).map((a) => (instance: FastifyInstance) => a.routes!(instance, deps)),
-  });
-
+/** Listens; on failure everything started is stopped and the cause told as what to change. */
+async function listen(app: FastifyInstance, port: number, host: string, started: Array<{ close(): Promise<unknown> }>): Promise<{ url: string; port: number }> {
   try {
     await app.listen({ port, host });
   } catch (error) {
-    await app.close().catch(() => {});
-    await sandbox.close().catch(() => {});
-    await store.close().catch(() => {});
+    for (const part of [app, ...started]) await part.close().catch(() => {});
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') return fail(`port ${port} on ${host} is already in use: stop what uses it or set PORT to another port`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return fail(`HOST ${host} is not an address of this machine`);
@@ -180,33 +187,62 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shownHost}:${actualPort}`;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`, port: actualPort };
+}
 
+/**
+ * Stops the server: requests in flight finish; connections they leave idle (keep-alive) are closed
+ * as they become idle, and any still open after the grace period are cut.
+ */
+async function stopServing(app: FastifyInstance, sandbox: RunningSandbox, store: Store): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
+  await sandbox.close();
+  await store.close();
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port, host, dataDir, trust, spec, traffic, registry } = readSettings(options);
+  // What the start changed or warns about (file modes), told by the bin and `npm start`.
+  const notices: string[] = [];
+  const { tokens, generated } = attempt(() => loadTokens(options, spec, dataDir, notices));
+  const store = await openMigratedStore(options, dataDir, registry.migrations, notices);
+  const sandbox = await startSandboxBeside(store, options.sandboxDnsPort ?? 0);
+  const deps = { store, clock: options.clock ?? systemClock(options.transitionMs ?? 2000), catalogue: loadCatalogue(), services: registry.services };
+  const app = await buildApp({
+    spec,
+    handlers: registry.handlers,
+    tokens,
+    ...deps,
+    sandbox,
+    logLevel: options.logLevel ?? 'info',
+    logStream: options.logStream,
+    ...trust,
+    traffic,
+    extraRoutes: registry.areas.flatMap((a) => {
+      const routes = a.routes ?? areaRoutes[a.name];
+      return routes ? [(instance: FastifyInstance) => routes(instance, deps)] : [];
+    }),
+  });
+  const { url, port: boundPort } = await listen(app, port, host, [sandbox, store]);
   let closing: Promise<void> | null = null;
   return {
     url,
     baseUrl: `${url}${spec.basePath}`,
-    port: actualPort,
+    port: boundPort,
     token: generated?.token ?? null,
     tokenFile: generated?.file ?? null,
+    notices,
     store,
     spec,
     app,
     sandbox,
-    close: () => (closing ??= (async () => {
-      // Requests in flight finish; connections they leave idle (keep-alive) are closed as they
-      // become idle, and any still open after the grace period are cut.
-      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
-      try {
-        await app.close();
-      } finally {
-        clearInterval(sweep);
-        clearTimeout(cut);
-      }
-      await sandbox.close();
-      await store.close();
-    })()),
+    close: () => (closing ??= stopServing(app, sandbox, store)),
   };
 }

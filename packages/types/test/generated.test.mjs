@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '@cloudapi/spec/bundle';
+import { filterSchemaName, filterSpecs, withFilterSchemasAsComponents } from '@cloudapi/spec/filters';
 import { generateDeclarations, GENERATOR_OPTIONS } from '../scripts/generate.mjs';
 import { bodySchemas, checkDeclarations, flaggedProperties } from './exactness.mjs';
 
@@ -59,7 +60,18 @@ describe('the generated files', () => {
 
   it('are what openapi-typescript makes of the current bundle, with the documented options', async () => {
     expect(GENERATOR_OPTIONS).toMatchObject({ rootTypes: true, rootTypesNoSchemaPrefix: true, defaultNonNullable: false, readWriteMarkers: false });
-    expect(generated).toContain(await generateDeclarations(bundle));
+    expect(generated).toContain(await generateDeclarations(withFilterSchemasAsComponents(bundle)));
+  });
+
+  it('type each list\'s X-Filter from the schema its header\'s contentSchema names, though the header itself is a string', () => {
+    const specs = [...filterSpecs(bundle).values()];
+    expect(specs.length).toBeGreaterThan(0);
+    for (const spec of specs) {
+      const name = filterSchemaName(spec.operationId);
+      expect(generated).toContain(`export type ${name} = components['schemas']['${name}'];`);
+      expect(generated).toContain(`    ${JSON.stringify(spec.path)}: components["schemas"][${JSON.stringify(name)}];`);
+    }
+    expect(generated).toMatch(/"X-Filter"\?: string;/);
   });
 
   it('declare paths and operations for every operation of the bundle', () => {

@@ -1,4 +1,6 @@
-import { atPointer, propertiesOf, resolvedRoot } from './schemaWalk.js';
+import { formatPointer } from '../../lib/json-pointer.mjs';
+import { ownProperties } from '../../lib/schema-walk.mjs';
+import { atPointer, resolvedRoot } from './schemaWalk.js';
 
 // An operation that creates a resource links, on its success response, to every operation that
 // reads, changes, deletes or works under that resource, so tools (the contract kit among them)
@@ -63,7 +65,7 @@ export function createTargets(paths, pathKey, operation, verbs) {
   if (!verbs.includes(verb)) return [];
   const created = successSchema(operation);
   if (!created) return [];
-  const candidates = [['', created], ...Object.entries(propertiesOf(created)).map(([name, schema]) => [`/${name}`, schema])];
+  const candidates = [['', created], ...Object.entries(ownProperties(created)).map(([name, schema]) => [formatPointer([name]), schema])];
   const found = [];
   for (const [address, item] of Object.entries(paths || {})) {
     if (!/\}$/.test(address) || !item || !item.get) continue;
@@ -84,7 +86,7 @@ export function createTargets(paths, pathKey, operation, verbs) {
   // shows up as an item of the collection it was posted to: the links lead to that list and to the
   // read of the collection's parent, where there is one.
   const list = paths[pathKey] && paths[pathKey].get;
-  const page = list && propertiesOf(successSchema(list));
+  const page = list && ownProperties(successSchema(list));
   if (!page || !page.data || !page.results || !same(page.data.items, created)) return [];
   const targets = [{ pathKey, method: 'get', operationId: list.operationId }];
   const parent = pathKey.replace(/\/[^/{}]+$/, '');

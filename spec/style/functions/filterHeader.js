@@ -1,10 +1,14 @@
 // A list whose items mark fields `x-filterable` takes the shared X-Filter header (whose schema the
 // bundle step fills from those marks), and a list without marks does not: the header and the marks
-// stay in step. The header is JSON, so it is described with `content`, not `schema`.
+// stay in step. The header is JSON in a string: `schema: {type: string}` (what generators expect of
+// a header) with the JSON's structure in `contentMediaType`/`contentSchema`, not `content`.
 //
 // Runs unresolved (`resolved: false`): a mark sits beside a `$ref` (`{$ref: Timestamp.yaml,
 // x-filterable: true}`), and resolving drops the siblings of a `$ref`. So it reads the bundle,
 // whose references all point inside the document, and skips operations it cannot follow.
+import { resolvePointer } from '../../lib/json-pointer.mjs';
+import { ownProperties } from '../../lib/schema-walk.mjs';
+
 const HEADER = 'X-Filter';
 const EXTERNAL = Object.freeze({ external: true }); // a reference to another file: not followed here
 
@@ -12,20 +16,24 @@ function follow(root, node) {
   let at = node;
   for (let i = 0; at && typeof at.$ref === 'string' && i < 16; i++) {
     if (!at.$ref.startsWith('#/')) return EXTERNAL;
-    at = at.$ref.slice(2).split('/').reduce((o, k) => (o ? o[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+    at = resolvePointer(root, at.$ref);
   }
   return at;
 }
 
-function properties(root, node, seen = new Set()) {
-  const schema = follow(root, node);
-  if (schema === EXTERNAL) throw EXTERNAL;
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return {};
-  seen.add(schema);
-  const out = {};
-  for (const member of schema.allOf || []) Object.assign(out, properties(root, member, seen));
-  return Object.assign(out, schema.properties || {});
+// The properties an object schema declares, its allOf parts' included; a part in another file
+// stops the check (the bundle is checked instead).
+function properties(root, node) {
+  return ownProperties(node, {
+    resolve: (raw) => {
+      const schema = follow(root, raw);
+      if (schema === EXTERNAL) throw EXTERNAL;
+      return schema;
+    },
+  });
 }
+
+const isJsonInString = (schema) => Boolean(schema) && schema.type === 'string' && schema.contentMediaType === 'application/json' && Boolean(schema.contentSchema);
 
 export default function filterHeader(operation, options, context) {
   try {
@@ -65,7 +73,9 @@ function check(operation, context) {
   const problems = [];
   for (const p of params) {
     if (p.name !== HEADER) problems.push({ message: `The filter header is spelt "${HEADER}": use the shared components/parameters/common/XFilter.yaml.`, path: at });
-    if (!p.content || !p.content['application/json']) problems.push({ message: 'X-Filter is JSON: describe it with "content: application/json" (the shared components/parameters/common/XFilter.yaml does).', path: at });
+    if (p.content || !isJsonInString(p.schema)) {
+      problems.push({ message: 'X-Filter is JSON in a string header: describe it with "schema: {type: string, contentMediaType: application/json, contentSchema: ...}", not "content" (the shared components/parameters/common/XFilter.yaml does).', path: at });
+    }
   }
   if (params.length && !(operation.responses || {})['400']) problems.push({ message: 'A list that takes X-Filter answers a bad filter with 400: add the shared BadRequest response.', path: [...context.path, 'responses'] });
   return problems;

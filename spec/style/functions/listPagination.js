@@ -1,12 +1,11 @@
+import { ownProperties } from '../../lib/schema-walk.mjs';
 import { resolvedRoot } from './schemaWalk.js';
 
 // A GET that answers with the paginated envelope takes the shared `page` and `page_size` query
 // parameters, so clients can walk every page.
 function isEnvelope(schema) {
-  if (!schema || typeof schema !== 'object') return false;
-  const props = schema.properties || {};
-  if (props.page && props.pages && props.results) return true;
-  return Array.isArray(schema.allOf) && schema.allOf.some(isEnvelope);
+  const props = ownProperties(schema);
+  return Boolean(props.page && props.pages && props.results);
 }
 
 export default function listPagination(operation, options, context) {

@@ -1,3 +1,4 @@
+import { ownProperties } from '../../lib/schema-walk.mjs';
 import { walkSchema } from './schemaWalk.js';
 
 // Every name in `required` (and in `dependentRequired`) is a declared property, catching typos
@@ -7,11 +8,7 @@ import { walkSchema } from './schemaWalk.js';
 // how conditional rules ("region is required without compute_id") are written.
 const BRANCHES = new Set(['if', 'then', 'else', 'not', 'anyOf', 'oneOf', 'dependentSchemas']);
 
-function declared(schema) {
-  const names = new Set(Object.keys((schema && schema.properties) || {}));
-  for (const part of (schema && schema.allOf) || []) for (const name of declared(part)) names.add(name);
-  return names;
-}
+const declared = (schema) => new Set(Object.keys(ownProperties(schema)));
 
 export default function requiredDefined(schema, options, context) {
   const results = [];

@@ -2,7 +2,8 @@
 // keywords that led to it (`trail`, e.g. ['properties', 'allOf']; its last entry is the keyword of
 // the direct parent). A schema shared by several parents is visited once per parent; only cycles
 // (recursive schemas) are cut.
-import { subschemas } from '../../lib/schema-walk.mjs';
+import { parsePointer } from '../../lib/json-pointer.mjs';
+import { ownProperties, subschemas } from '../../lib/schema-walk.mjs';
 
 export function walkSchema(schema, visit, path = [], trail = [], ancestors = new Set()) {
   if (!schema || typeof schema !== 'object' || ancestors.has(schema)) return;
@@ -27,19 +28,18 @@ export function resolvedRoot(context) {
   return (context.documentInventory && context.documentInventory.resolved) || (context.document && context.document.data) || {};
 }
 
-// The properties an object schema declares, its allOf members' included.
-export function propertiesOf(schema) {
-  if (!schema || typeof schema !== 'object') return {};
-  const own = { ...(schema.properties || {}) };
-  for (const member of schema.allOf || []) Object.assign(own, propertiesOf(member));
-  return own;
-}
-
-// The property of a resolved `schema` a JSON pointer (`/image/id`) names, or undefined.
+// The property of a resolved `schema` a JSON pointer (`/image/id`) names, or undefined (also when
+// the pointer is malformed: the rule then says what to write).
 export function atPointer(schema, pointer) {
+  let tokens;
+  try {
+    tokens = parsePointer(pointer);
+  } catch {
+    return undefined;
+  }
   let at = schema;
-  for (const token of pointer.split('/').slice(1)) {
-    at = propertiesOf(at)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const token of tokens) {
+    at = ownProperties(at)[token];
     if (!at) return undefined;
   }
   return at;

@@ -4,21 +4,21 @@
 // placeholder (`const`/`enum` of placeholders or null). The answers that could carry a secret are
 // those of the resource it is written to: for a write to a collection, the collection and its
 // items; for a write to an item or below one (an action, a sub-resource), that path and the item.
+import { resolvePointer } from '../../lib/json-pointer.mjs';
+import { schemaParts, subschemas, walkProperties } from '../../lib/schema-walk.mjs';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 function resolveIn(root, node, depth = 0) {
   if (node && typeof node === 'object' && typeof node.$ref === 'string' && node.$ref.startsWith('#/') && depth < 32) {
-    const target = node.$ref.slice(2).split('/').reduce((n, p) => (n == null ? n : n[p.replace(/~1/g, '/').replace(/~0/g, '~')]), root);
-    return resolveIn(root, target, depth + 1);
+    return resolveIn(root, resolvePointer(root, node.$ref), depth + 1);
   }
   return node;
 }
 
 // The members of a schema that describe its own object: itself and its allOf members.
 function own(root, schema) {
-  const s = resolveIn(root, schema);
-  if (!s || typeof s !== 'object') return [];
-  return [s, ...(s.allOf || []).flatMap((m) => own(root, m))];
+  return schemaParts(schema, { resolve: (node) => resolveIn(root, node), keywords: ['allOf'] });
 }
 
 const isWriteOnly = (root, property) => {
@@ -31,19 +31,13 @@ const isWriteOnly = (root, property) => {
 /** The write-only fields of a request body schema, at its top level and in the objects it nests
  * (a balancer create carries each config's `ssl_key` inside `configs`): an answer that echoes the
  * body could carry either. */
-function secretsOf(root, schema, names = new Set(), depth = 0) {
-  const s = resolveIn(root, schema);
-  if (!s || typeof s !== 'object' || depth > 8) return [...names];
-  const branches = [s, ...(s.oneOf || []), ...(s.anyOf || [])];
-  for (const branch of branches) {
-    for (const member of own(root, branch)) {
-      if (member.items) secretsOf(root, member.items, names, depth + 1);
-      for (const [name, property] of Object.entries(member.properties || {})) {
-        if (isWriteOnly(root, property)) names.add(name);
-        else secretsOf(root, property, names, depth + 1);
-      }
-    }
-  }
+function secretsOf(root, schema) {
+  const names = new Set();
+  walkProperties(schema, (node) => resolveIn(root, node), (name, raw) => {
+    if (!isWriteOnly(root, raw)) return true;
+    names.add(name);
+    return false;
+  });
   return [...names];
 }
 
@@ -56,8 +50,8 @@ function resourceObjects(root, schema) {
   const data = members.map((m) => m.properties && m.properties.data).find(Boolean);
   const isPage = members.some((m) => m.properties && m.properties.page && m.properties.results);
   if (isPage && data) return resourceObjects(root, resolveIn(root, data).items);
-  const union = s.oneOf || s.anyOf;
-  if (union) return union.flatMap((b) => resourceObjects(root, b));
+  const union = [...subschemas(s, ['oneOf', 'anyOf'])];
+  if (union.length) return union.flatMap((branch) => resourceObjects(root, branch.schema));
   return [s];
 }
 

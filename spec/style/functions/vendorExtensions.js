@@ -5,10 +5,13 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
 // Keys whose values are data (examples, defaults, enums): an `x-` key inside them is not an extension.
 const DATA_KEYS = new Set(['example', 'examples', 'default', 'const', 'enum']);
 
+// Top-level objects that may hold extensions of their own.
+const ROOT_PLACES = new Map([['info', 'info'], ['paths', 'paths'], ['components', 'components']]);
+
 // Where a child lands, given where its parent is and the child's key.
 function childPlace(place, key) {
   if (place === 'data' || DATA_KEYS.has(key)) return 'data';
-  if (place === 'root') return key === 'info' ? 'info' : key === 'paths' ? 'paths' : 'other';
+  if (place === 'root') return ROOT_PLACES.get(key) ?? 'other';
   if (place === 'paths') return 'path item';
   if (place === 'path item') return METHODS.has(key) ? 'operation' : 'other';
   if (place === 'properties') return 'property';

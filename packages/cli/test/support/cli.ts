@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from '../../src/main.js';
 
-export interface Outcome { code: number; stdout: string; stderr: string }
+/** A question asked at the (pretended) terminal, and whether its answer was read unseen. */
+export interface Prompt { question: string; secret: boolean }
+export interface Outcome { code: number; stdout: string; stderr: string; prompts?: Prompt[] }
 export interface CliOptions { stdin?: string; env?: Record<string, string | undefined>; interactive?: boolean; answers?: string[] }
 
 export function tempDir(prefix: string): string {
@@ -17,15 +19,16 @@ export async function cloudapi(args: string[], options: CliOptions = {}): Promis
   let stdout = '';
   let stderr = '';
   const answers = [...(options.answers ?? [])];
+  const prompts: Prompt[] = [];
   const code = await run(args, {
     stdout: (text) => { stdout += text; },
     stderr: (text) => { stderr += text; },
     readStdin: async () => options.stdin ?? '',
     env: options.env ?? {},
     interactive: options.interactive ?? false,
-    prompt: async () => answers.shift() ?? '',
+    prompt: async (question, { secret = false } = {}) => { prompts.push({ question, secret }); return answers.shift() ?? ''; },
   });
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, prompts };
 }
 
 /** The part of @cloudapi/server the tests use (typed here: the server's sources are not this package's to type-check). */

@@ -26,6 +26,11 @@ function fileRefs(value, file) {
 /** Writes the split spec and the style guide into `dir` and commits it; returns the files written. */
 export function writeSplitSpec(dir) {
   const document = baseDocument();
+  // As the real spec: the header's JSON is a shared Filter schema in the sources, which the bundle
+  // step specializes per list into components.x-filter-schemas.
+  delete document.components['x-filter-schemas'];
+  document.components.schemas.Filter = { type: 'object', description: 'A filter of a list.' };
+  document.components.parameters.XFilter.schema.contentSchema = { $ref: '#/components/schemas/Filter' };
   const files = {};
   for (const [key, item] of Object.entries(document.paths)) {
     files[pathFile(key)] = fileRefs(item, pathFile(key));
@@ -42,8 +47,9 @@ export function writeSplitSpec(dir) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), stringify(value));
   }
-  // The style guide's functions import the spec's schema walker (lib/schema-walk.mjs) relatively.
-  for (const part of ['redocly.yaml', '.spectral.yaml', 'style', 'lib/schema-walk.mjs']) cpSync(path.join(specDir, part), path.join(dir, part), { recursive: true });
+  // The style guide's functions import the spec's shared modules (lib/schema-walk.mjs,
+  // lib/json-pointer.mjs) relatively, as the published package ships them beside style/.
+  for (const part of ['redocly.yaml', '.spectral.yaml', 'style', 'lib']) cpSync(path.join(specDir, part), path.join(dir, part), { recursive: true });
   const git = (...args) => execFileSync('git', ['-C', dir, ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');

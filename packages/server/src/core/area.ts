@@ -1,12 +1,11 @@
 // What an area of the API (Volumes, Domains, ...) gives the server, and what its handlers get.
 // An area lives in `src/areas/<area>/` and is listed once in `src/areas/index.ts`.
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Migration } from 'kysely';
 import type { operations } from '@cloudapi/types';
 import type { AuthContext, PermissionLevel } from './auth.js';
 import type { Catalogue } from './catalogue.js';
 import type { Clock } from './clock.js';
-import type { Sandbox } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Services, TaggableKind } from './services.js';
 import type { OperationSpec } from './spec.js';
 import type { Db, Store, Trx } from './store/db.js';
@@ -53,9 +52,15 @@ export interface HandlerContext<K extends OperationId = OperationId, B = Request
   requireGrant(grant: string): void;
   /** The absolute URL of a path of this server, as the client reached it (`upload_to`). */
   absoluteUrl(path: string): string;
-  request: FastifyRequest;
-  reply: FastifyReply;
-  log: FastifyBaseLogger;
+  /** The request as received, whatever carried it (the HTTP server's Fastify request, or the browser engine's). */
+  request: RequestInfo;
+}
+
+/** What a handler may read of the request itself, besides its checked parts. */
+export interface RequestInfo {
+  /** The client's address (`127.0.0.1` in the browser engine). */
+  ip: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export type HandlerFn<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<SuccessBody<K>>;
@@ -75,6 +80,15 @@ export interface HandlerOptions<K extends OperationId> {
    * `requireGrant`. Every other account grant is checked before the handler runs.
    */
   conditionalGrants?: string[];
+  /**
+   * The answer may be kept and answered again while nothing it was made from changes (core/store/
+   * page-cache.ts): it depends only on the store's data, the request's URL and X-Filter and the
+   * caller, and on the clock only through the states of the rows of the page that `paginate`
+   * returns (settle() of their status, next_status, transition_at). Not for a list whose rows
+   * show the states of other rows, whose query or rendering reads the clock otherwise, or that
+   * sets headers of its answer. `cachedPages(handle)` below writes it.
+   */
+  cachedPages?: boolean;
 }
 
 export type HandlerDefinition<K extends OperationId> = HandlerFn<K> | HandlerOptions<K>;
@@ -108,6 +122,14 @@ export interface AreaDeps {
 /** Typed identity: each handler's context and result are checked against its operation. */
 export function defineHandlers(handlers: Handlers): Handlers {
   return handlers;
+}
+
+/**
+ * A list whose answer the page cache may keep (`cachedPages` above): `listVolumes:
+ * cachedPages(async (ctx) => paginate(…))`.
+ */
+export function cachedPages<K extends OperationId>(handle: HandlerFn<K>): HandlerOptions<K> {
+  return { cachedPages: true, handle: handle as HandlerOptions<K>['handle'] };
 }
 
 export function defineArea(area: Area): Area {

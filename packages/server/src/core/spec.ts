@@ -1,8 +1,8 @@
 // What the server learns from the spec's bundle (`spec/dist/openapi.json`) at start-up: every
 // operation with its route, parameters, bodies, success response, scopes and grants. Nothing here
 // is written twice: a change to the bundle changes the server's routes, validation and security.
-import { statSync } from 'node:fs';
-import { basePathOf, defaultBundleFile, loadBundle, operationViews } from '@cloudapi/spec/bundle';
+// No file is read here (spec-file.ts reads the bundle file), so the browser engine uses it too.
+import { basePathOf, operationViews } from '@cloudapi/spec/bundle-model';
 import { parameterExamples } from '@cloudapi/spec/walk';
 import { RequestValidation } from '@cloudapi/spec/request-validation';
 
@@ -54,27 +54,22 @@ export interface ApiSpec {
   validation: RequestValidation;
 }
 
-// One description per bundle file (and version of it), shared by the servers of a process.
-const described = new Map<string, ApiSpec>();
+const specOfOperation = new WeakMap<OperationSpec, ApiSpec>();
 
-/** The bundle file read and described, reusing the description while the file is unchanged. */
-export function describeBundleFile(file = defaultBundleFile()): ApiSpec {
-  let key = file;
-  try {
-    const stat = statSync(file);
-    key = `${file} ${stat.mtimeMs} ${stat.size}`;
-  } catch { /* loadBundle reports it */ }
-  let spec = described.get(key);
+// One description per document object: engines made again on one bundle (a test suite's handler
+// sets) reuse its compiled validators.
+const describedDocuments = new WeakMap<object, ApiSpec>();
+
+export function describeBundle(document: any): ApiSpec {
+  let spec = describedDocuments.get(document);
   if (!spec) {
-    spec = describeBundle(loadBundle(file));
-    described.set(key, spec);
+    spec = describeDocument(document);
+    describedDocuments.set(document, spec);
   }
   return spec;
 }
 
-const specOfOperation = new WeakMap<OperationSpec, ApiSpec>();
-
-export function describeBundle(document: any): ApiSpec {
+function describeDocument(document: any): ApiSpec {
   const operations: OperationSpec[] = operationViews(document).map((view) => ({
     operationId: view.operationId,
     method: view.method.toUpperCase() as HttpMethod,

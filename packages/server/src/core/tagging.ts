@@ -4,7 +4,7 @@
 // store's TaggableKind (core/services.ts); nothing here knows the kinds.
 import { sql } from 'kysely';
 import type { AliasedRawBuilder } from 'kysely';
-import { isPostgres } from './store/db.js';
+import { isPostgres } from './store/kind.js';
 import type { Db, Trx } from './store/db.js';
 import { batches, yieldToOtherRequests } from './store/batches.js';
 import { prepared } from './store/prepared.js';

@@ -158,9 +158,32 @@ const protocol: HardeningCase[] = [
     check: expectStatus(400, /one Host header/),
   },
   {
-    name: 'an HTTP/1.0 request without Host is served',
+    name: 'an HTTP/1.0 request without Host is a 400 (no request is served without a Host to check)',
     request: () => ({ chunks: ['GET /v4/regions HTTP/1.0\r\n\r\n'] }),
-    check: expectStatus(200),
+    check: expectStatus(400, /Send a Host header/),
+  },
+  {
+    name: 'a Host that is not allowed (a DNS-rebinding page) is a 403 saying how to allow it',
+    request: (w) => ({ chunks: [http(w, 'GET', '/v4/volumes', ['Host: evil.example', `Authorization: Bearer ${w.token}`], '', true)] }),
+    check: expectStatus(403, /not served here.*ALLOWED_HOSTS=evil\.example/),
+  },
+  {
+    name: 'an absolute-form target naming another host is a 400; naming this one, it is served as its path',
+    request: (w) => ({ chunks: [http(w, 'GET', 'http://evil.example/v4/regions'), http(w, 'GET', `http://${w.host}/v4/regions`)], options: { answers: 2 } }),
+    check: (exchange) => {
+      expect(statuses(exchange)).toEqual([400, 200]);
+      expect(JSON.parse(exchange.answers[0]!.body).errors[0].reason).toMatch(/names the host "evil\.example"/);
+    },
+  },
+  ...['*', '//', '//a:b@', '//[::1', '///'].map((target): HardeningCase => ({
+    name: `the request target ${target} is a 4xx`,
+    request: (w) => ({ chunks: [http(w, 'GET', target)] }),
+    check: (exchange) => expect(statuses(exchange)[0]).toBeGreaterThanOrEqual(400),
+  })),
+  {
+    name: 'CONNECT is a 405 ErrorResponse (Node closed the socket without a word)',
+    request: (w) => ({ chunks: [`CONNECT ${w.host} HTTP/1.1\r\nHost: ${w.host}\r\n\r\n`] }),
+    check: expectStatus(405, /no proxy/),
   },
   {
     name: 'Expect: something-else is ignored (Node answered 417 with no body)',
@@ -247,13 +270,39 @@ const framing: HardeningCase[] = [
   check: refused,
 }));
 
+/** Writes `body` at once after its head on `count` connections, one after another; answers what each got back. */
+async function oversizeAtOnce(w: CaseWorld, url: string, bytes: number, count: number): Promise<RawExchange[]> {
+  const request = json(w, 'POST', '/v4/volumes', { label: 'big', region: 'us-east', padding: 'x'.repeat(bytes) });
+  const exchanges: RawExchange[] = [];
+  for (let i = 0; i < count; i++) exchanges.push(await rawExchange(url, [request], { timeoutMs: 5000 }));
+  return exchanges;
+}
+
 const sizes: HardeningCase[] = [
-  { name: 'a header of 64 KB is refused', request: (w) => ({ chunks: [http(w, 'GET', '/v4/regions', [`X-Big: ${'a'.repeat(64 * 1024)}`])] }), check: refused },
+  { name: 'a header of 64 KB is refused with a 431', request: (w) => ({ chunks: [http(w, 'GET', '/v4/regions', [`X-Big: ${'a'.repeat(64 * 1024)}`])] }), check: expectStatus(431) },
   { name: '2,000 headers are answered (Node keeps the first 2,000)', request: (w) => ({ chunks: [http(w, 'GET', '/v4/regions', Array.from({ length: 2000 }, (_, i) => `X-H${i}: v`))] }), check: answered },
   { name: 'a URL of 100 KB is refused', request: (w) => ({ chunks: [http(w, 'GET', `/v4/regions?x=${'a'.repeat(100 * 1024)}`)] }), check: refused },
   { name: 'a path parameter of 10 KB is a 4xx', request: (w) => ({ chunks: [http(w, 'GET', `/v4/volumes/${'9'.repeat(10_000)}`)] }), check: refused },
   { name: 'a body over 1 MiB is a 413', request: (w) => ({ chunks: [json(w, 'POST', '/v4/volumes', { label: 'big', region: 'us-east', padding: 'x'.repeat(1_100_000) })] }), check: expectStatus(413) },
   { name: 'a chunked body over 1 MiB is a 413', request: (w) => ({ chunks: [http(w, 'POST', '/v4/volumes', ['Content-Type: application/json', 'Transfer-Encoding: chunked'], chunked(`{"label":"${'x'.repeat(1_100_000)}"}`))] }), check: expectStatus(413) },
+  {
+    // Answered before the body is read: the server reads and drops the rest, so the connection is
+    // not reset under a client still sending (it was, and the 413 was lost: issue 39).
+    name: 'a 5 MB body written at once is answered with a 413 the client reads, every time',
+    run: async (w, url) => {
+      const exchanges = await oversizeAtOnce(w, url, 5_000_000, 8);
+      expect(exchanges.map((e) => e.answers[0]?.status ?? `nothing (closed: ${e.closed})`)).toEqual(Array(8).fill(413));
+      return exchanges;
+    },
+  },
+  {
+    name: 'a 40 MB body written at once (past what is drained before closing) still gets its 413',
+    run: async (w, url) => {
+      const exchanges = await oversizeAtOnce(w, url, 40_000_000, 2);
+      expect(exchanges.map((e) => e.answers[0]?.status ?? `nothing (closed: ${e.closed})`)).toEqual([413, 413]);
+      return exchanges;
+    },
+  },
 ];
 
 // ---- Bad bytes and hostile JSON -----------------------------------------------------------------

@@ -175,6 +175,16 @@ describe('rate limits', () => {
     expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
+  it('count failed authentication per client address: made-up tokens reach the limit; a known token keeps its own window', async () => {
+    const { server } = await serve({ rateLimit: '5/60s' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await server.as({ token: `made-up-${i}` }).get('/volumes')).status);
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(55).fill(429)]);
+    expect((await server.as('full').get('/volumes')).status).toBe(200);
+    // A request without a token is the address's too.
+    expect((await server.as(null).get('/volumes')).status).toBe(429);
+  });
+
   it('cloudapi-server takes --faults and RATE_LIMIT and says so on start-up', async () => {
     const dir = tempDir('traffic-cli');
     const child = spawnServer({ RATE_LIMIT: '5/10s', DATA_DIR: dir, TOKENS_FILE: writeTokensFile(dir) }, ['--faults', '503=1,seed=9,ops=listRegions']);

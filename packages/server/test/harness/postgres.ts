@@ -121,6 +121,8 @@ export interface RunningPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string;
   port: number;
+  /** The postmaster's process id (its backends are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Running
     return {
       url,
       port,
+      pid: child.pid!,
       stop: async () => {
         if (child.exitCode === null) {
           const exited = new Promise((resolve) => child.once('exit', resolve));

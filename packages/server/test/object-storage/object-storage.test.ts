@@ -189,6 +189,30 @@ describe('object storage', () => {
     expect(((await missing.json()) as any).errors[0].reason).toMatch(/does not exist/);
   });
 
+  it('a downloaded object is served as bytes, never as a page of the server: nosniff always, active types as sandboxed attachments', async () => {
+    await createBucket(full(), 'html-bucket');
+    const page = '<!doctype html><script>fetch("/v4/account")</script>';
+    const kinds: [string, string, boolean][] = [
+      ['page.html', 'text/html', true],
+      ['image.svg', 'image/svg+xml', true],
+      ['feed.xml', 'application/xml; charset=utf-8', true],
+      ['script.js', 'text/javascript', true],
+      ['notes/plain.txt', 'text/plain; charset=utf-8', false],
+      ['photo.png', 'image/png', false],
+      ['data.json', 'application/json', false],
+    ];
+    for (const [name, type, attachment] of kinds) {
+      await putObject(full(), 'html-bucket', name, page, type);
+      const response = await fetch(await objectUrl(full(), 'html-bucket', { name }));
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(page);
+      expect({ name, type: response.headers.get('content-type'), nosniff: response.headers.get('x-content-type-options'), csp: response.headers.get('content-security-policy') })
+        .toEqual({ name, type, nosniff: 'nosniff', csp: expect.stringMatching(/^sandbox;/) });
+      expect({ name, disposition: response.headers.get('content-disposition') })
+        .toEqual({ name, disposition: attachment ? `attachment; filename*=UTF-8''${encodeURIComponent(name.split('/').pop()!)}` : null });
+    }
+  });
+
   it('an object above 16 MiB is refused with 413 and not stored', async () => {
     await createBucket(full(), 'large-bucket');
     const url = await objectUrl(full(), 'large-bucket', { name: 'huge.bin', method: 'PUT', content_type: 'application/octet-stream' });

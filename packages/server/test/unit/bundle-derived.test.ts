@@ -20,6 +20,8 @@ beforeAll(async () => {
   // A rule only the create schema of a record holds: an update is checked against it as the
   // record would stand, with this bundle's validators (not the default bundle's).
   document.components.schemas.DomainRecordCreateRequest.properties.target = { maxLength: 12 };
+  // Another base path: every route, and every URL an answer carries, moves below it.
+  document.servers = [{ url: 'https://api.cloud.example/v9' }];
   const bundleFile = path.join(tempDir('bundle'), 'openapi.json');
   writeFileSync(bundleFile, JSON.stringify(document));
   t = await startTestServer({ name: 'bundle', bundleFile });
@@ -62,6 +64,19 @@ describe('derived from the bundle', () => {
     expect(longer.body.errors[0]).toMatchObject({ field: 'target', reason: expect.stringContaining('as it would stand after this update') });
     const shorter = await api.put(`/domains/${domain.body.id}/records/${record.body.id}`, { target: 'still short' });
     expect(shorter.status, shorter.text).toBe(200);
+  });
+
+  it("the routes and the URLs answers carry lie below the bundle's base path", async () => {
+    expect(new URL(t.baseUrl).pathname).toBe('/v9');
+    const api = t.as('full');
+    const service = await api.post('/managed/services', { address: 'https://example.org/base', label: 'base-path', service_type: 'url', timeout: 10 });
+    expect(service.status, service.text).toBe(200);
+    const volume = await api.post('/volumes', { label: 'based', region: 'us-east' });
+    const ticket = await api.post('/support/tickets', { summary: 'Base path', description: 'Where do the URLs point?', volume_id: volume.body.id, managed_issue: true });
+    expect(ticket.status, ticket.text).toBe(200);
+    expect(ticket.body.entity.url).toBe(`/v9/volumes/${volume.body.id}`);
+    const issues = await api.get('/managed/issues');
+    expect(issues.body.data.find((issue: any) => issue.entity.id === ticket.body.id)?.entity.url).toBe(`/v9/support/tickets/${ticket.body.id}`);
   });
 
   it('a field the response schema marks write-only is never returned', async () => {

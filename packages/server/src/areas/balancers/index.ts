@@ -1,13 +1,13 @@
 // Balancers: load balancers in a region, their configs (one per port, with the protocol and
 // certificate rules), the configs' backend nodes (private addresses, health on the clock), the
 // rebuild of a config with its whole set of nodes, and statistics.
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
-import { forUpdate } from '../../core/store/db.js';
+import { forUpdate } from '../../core/store/kind.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { setTags, untagObject } from '../../core/tagging.js';
@@ -129,7 +129,7 @@ export default defineArea({
   migrations,
   taggables: [balancerStore.taggable],
   handlers: defineHandlers({
-    listBalancers: async (ctx) => paginate(ctx.db, balancerStore.list(ctx.db), ctx.query, toBalancers),
+    listBalancers: cachedPages(async (ctx) => paginate(ctx.db, balancerStore.list(ctx.db), ctx.query, toBalancers)),
 
     getBalancer: async (ctx) => shownBalancer(await balancerOrNotFound(ctx.db, ctx.params.balancerId)),
 
@@ -267,12 +267,12 @@ export default defineArea({
       },
     },
 
-    listBalancerNodes: async (ctx) => {
+    listBalancerNodes: cachedPages(async (ctx) => {
       const { balancerId, configId } = ctx.params;
       await configOrNotFound(ctx.db, balancerId, configId);
       const now = ctx.clock.now();
       return paginate(ctx.db, ctx.db.selectFrom('balancer_nodes').selectAll().where('config_id', '=', configId).orderBy('id'), ctx.query, (rows) => rows.map((r) => toNode(r, now)));
-    },
+    }),
 
     getBalancerNode: async (ctx) => {
       const { balancerId, configId, nodeId } = ctx.params;

@@ -1,5 +1,4 @@
 // Balancer, config and node rows: their table types, and how rows become the API's objects.
-import { createHash, X509Certificate } from 'node:crypto';
 import type { components } from '@cloudapi/types';
 import type { Generated, Selectable } from 'kysely';
 import type { Clock, StateColumns } from '../../core/clock.js';
@@ -9,6 +8,8 @@ import type { TimestampColumns } from '../../core/store/schema.js';
 import { taggableStore } from '../../core/taggable-store.js';
 import type { WithTags } from '../../core/taggable-store.js';
 import { tagLabels } from '../../core/tagging.js';
+import { fromBase64, toHex } from '../../platform/bytes.js';
+import { platform } from '../../platform/node.js';
 
 export type Balancer = components['schemas']['Balancer'];
 export type BalancerConfig = components['schemas']['BalancerConfig'];
@@ -99,15 +100,10 @@ export const balancerHostname = (id: number) => `${balancerIpv4(id).replaceAll('
 export function certificateFacts(pem: string | null): { ssl_commonname: string; ssl_fingerprint: string } {
   if (pem === null) return { ssl_commonname: '', ssl_fingerprint: '' };
   const body = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(pem)?.[1] ?? pem;
-  const der = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
-  const ssl_fingerprint = createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)!.join(':');
-  let ssl_commonname = '';
-  try {
-    ssl_commonname = /(?:^|\n)CN=([^\n]*)/.exec(new X509Certificate(pem).subject)?.[1] ?? '';
-  } catch {
-    // not parsable X.509: the fingerprint still identifies the text sent
-  }
-  return { ssl_commonname, ssl_fingerprint };
+  const der = fromBase64(body);
+  const ssl_fingerprint = toHex(platform.sha256(der)).toUpperCase().match(/../g)!.join(':');
+  // '' when not parsable as X.509: the fingerprint still identifies the text sent.
+  return { ssl_commonname: platform.x509CommonName(pem), ssl_fingerprint };
 }
 
 // ---- Reads and response shapes -----------------------------------------------------------------

@@ -1,6 +1,6 @@
 // Configuration profiles: which kernel, devices, interfaces and helpers an instance boots with.
 import type { components } from '@cloudapi/types';
-import { defineHandlers } from '../../core/area.js';
+import { cachedPages, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest } from '../../core/errors.js';
 import type { Trx } from '../../core/store/db.js';
@@ -65,10 +65,10 @@ async function attachVolumes(trx: Trx, computeId: number, configId: number, volu
 }
 
 export const configHandlers = defineHandlers({
-  listComputeConfigs: async (ctx) => {
+  listComputeConfigs: cachedPages(async (ctx) => {
     await instanceOrNotFound(ctx.db, ctx.params.computeId);
     return paginate(ctx.db, ctx.db.selectFrom('compute_configs').selectAll().where('compute_id', '=', ctx.params.computeId).orderBy('id'), ctx.query, (rows) => toConfigs(ctx.db, rows));
-  },
+  }),
 
   getComputeConfig: async (ctx) => shown(ctx.db, await configOrNotFound(ctx.db, ctx.params.computeId, ctx.params.configId)),
 

@@ -2,7 +2,7 @@
 // actions on one instance (boot, shutdown, rescue, resize, clone), its statistics, transfer and
 // volumes, and the kernel catalogue.
 import type { components } from '@cloudapi/types';
-import { defineHandlers } from '../../core/area.js';
+import { cachedPages, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { settle, steady, transition } from '../../core/clock.js';
 import type { StateColumns } from '../../core/clock.js';
@@ -148,7 +148,7 @@ const interfacesOf = (contents: Contents) => contents.configs.flatMap((c) => jso
 const freeDisk = async (trx: Trx, row: InstanceRow) => requireType(row.type).disk - sizeOf(await disksOf(trx, row.id));
 
 export const instanceHandlers = defineHandlers({
-  listComputeInstances: async (ctx) => paginate(ctx.db, instanceStore.list(ctx.db), ctx.query, (rows) => toInstances(rows, ctx.clock)),
+  listComputeInstances: cachedPages(async (ctx) => paginate(ctx.db, instanceStore.list(ctx.db), ctx.query, (rows) => toInstances(rows, ctx.clock))),
 
   getComputeInstance: async (ctx) => shownInstance(ctx.db, await instanceOrNotFound(ctx.db, ctx.params.computeId), ctx.clock),
 

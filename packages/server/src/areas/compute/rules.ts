@@ -6,7 +6,7 @@ import type { HandlerContext } from '../../core/area.js';
 import { inState, settle } from '../../core/clock.js';
 import type { StateColumns } from '../../core/clock.js';
 import { badRequest } from '../../core/errors.js';
-import { forUpdate } from '../../core/store/db.js';
+import { forUpdate } from '../../core/store/kind.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { COMPUTE_CAPABILITY, instanceType, MAX_VLANS_PER_REGION, PARAVIRT_ONLY_SLOTS, SLOTS, STEADY, VLAN_CAPABILITY } from './model.js';
 import type { InstanceType, Slot } from './model.js';

@@ -5,7 +5,7 @@
 // attaches, so concurrent attaches cannot pass a limit together.
 import { settle } from '../../core/clock.js';
 import { badRequest } from '../../core/errors.js';
-import { forUpdate } from '../../core/store/db.js';
+import { forUpdate } from '../../core/store/kind.js';
 import type { Trx } from '../../core/store/db.js';
 import { instanceType, MAX_PERSISTENT_VOLUMES, MAX_TRANSIENT_VOLUMES, transientVolumeLimit } from './model.js';
 import { configsOf, findInstance } from './store.js';

@@ -7,14 +7,15 @@
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Answer, DecodedPacket } from 'dns-packet';
-import type { Sandbox } from '../../sandbox/index.js';
+import { TransferError } from '../../sandbox/sandbox.js';
+import type { NameServerAddress } from '../../sandbox/sandbox.js';
+
+export { TransferError };
 
 export const DEFAULT_AXFR_PORT = 53;
 const TRANSFER_TIMEOUT_MS = 15_000;
 /** A zone bigger than this is refused rather than held in memory. */
 const MAX_TRANSFER_BYTES = 16 * 1024 * 1024;
-
-export class TransferError extends Error {}
 
 /** The port zone transfers use: AXFR_PORT when set (a whole number 1..65535), else 53. */
 export function axfrPort(env: NodeJS.ProcessEnv = process.env): number {
@@ -41,7 +42,7 @@ export interface TransferTarget {
 }
 
 /** Where a transfer from `nameserver` connects: the sandbox's name server, or the name server itself. */
-export function transferTarget(nameserver: string, sandbox: Pick<Sandbox, 'nameServerAddress'>, env: NodeJS.ProcessEnv = process.env): TransferTarget {
+export function transferTarget(nameserver: string, sandbox: { nameServerAddress: NameServerAddress }, env: NodeJS.ProcessEnv = process.env): TransferTarget {
   return sandbox.nameServerAddress(nameserver) ?? { host: axfrAddress(nameserver, env), port: axfrPort(env) };
 }
 

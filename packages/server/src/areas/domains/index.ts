@@ -1,16 +1,16 @@
 // Domains: DNS zones and their records, the rules of master and slave zones and of each record
 // type, zone import by AXFR, clone, and the zone file rendered from the records (BIND syntax) each
 // time an active domain or its records change; a disabled domain keeps its last rendering.
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
-import { forUpdate } from '../../core/store/db.js';
+import { forUpdate } from '../../core/store/kind.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { setTags, tagLabels, untagObject } from '../../core/tagging.js';
-import { transferTarget, transferZone, TransferError } from './axfr.js';
+import { TransferError } from '../../sandbox/sandbox.js';
 import { importedZone } from './import.js';
 import { migrations } from './migrations.js';
 import { checkAmongOthers, checkComplete, mergedRecord, recordValues, roundDomainTiming } from './records.js';
@@ -114,7 +114,7 @@ export default defineArea({
   migrations,
   taggables: [domainStore.taggable],
   handlers: defineHandlers({
-    listDomains: async (ctx) => paginate(ctx.db, domainStore.list(ctx.db), ctx.query, (rows) => domainStore.show(ctx.db, rows, ctx)),
+    listDomains: cachedPages(async (ctx) => paginate(ctx.db, domainStore.list(ctx.db), ctx.query, (rows) => domainStore.show(ctx.db, rows, ctx))),
 
     getDomain: async (ctx) => shown(await domainOrNotFound(ctx.db, ctx.params.domainId)),
 
@@ -140,7 +140,7 @@ export default defineArea({
       if (await ctx.db.selectFrom('domains').select('id').where('domain', '=', domain).executeTakeFirst()) throw hostedAlready(domain);
       let zone;
       try {
-        zone = importedZone(await transferZone(nameserver, transferTarget(nameserver, ctx.sandbox), domain), domain, nameserver, ctx.operation);
+        zone = importedZone(await ctx.sandbox.transferZone(nameserver, domain), domain, nameserver, ctx.operation);
       } catch (error) {
         if (error instanceof TransferError) throw badRequest(`The zone transfer (AXFR) of ${domain} failed: ${error.message}`, 'remote_nameserver');
         throw error;
@@ -214,11 +214,11 @@ export default defineArea({
       return { zone_file: row.zone_file ? (JSON.parse(row.zone_file) as string[]) : [] };
     },
 
-    listDomainRecords: async (ctx) => {
+    listDomainRecords: cachedPages(async (ctx) => {
       const { domainId } = ctx.params;
       await domainOrNotFound(ctx.db, domainId);
       return paginate(ctx.db, ctx.db.selectFrom('domain_records').selectAll().where('domain_id', '=', domainId).orderBy('id'), ctx.query, (rows) => rows.map(toRecord));
-    },
+    }),
 
     getDomainRecord: async (ctx) => toRecord(await recordOrNotFound(ctx.db, ctx.params.domainId, ctx.params.recordId)),
 

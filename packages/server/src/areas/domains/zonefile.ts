@@ -3,6 +3,7 @@
 // name servers, then one line per record. Names the service holds without a trailing period are
 // written fully qualified (with one) when they hold a dot, relative to the origin otherwise.
 import type { DomainRow, RecordRow } from './store.js';
+import { fromUtf8, utf8 } from '../../platform/bytes.js';
 
 /** The service's name servers, served at the apex of every zone. */
 export const NAME_SERVERS = ['ns1.cloud.example', 'ns2.cloud.example'];
@@ -30,11 +31,11 @@ export function mailboxName(email: string, origin: string): string {
 /** A character string: quoted, `"` and `\` escaped, split in pieces of at most 255 bytes. */
 export function quoted(text: string): string {
   const pieces: string[] = [];
-  let rest = Buffer.from(text, 'utf8');
+  let rest = utf8(text);
   do {
     let size = Math.min(255, rest.length);
     while (size < rest.length && (rest[size]! & 0xc0) === 0x80) size--; // keep UTF-8 sequences whole
-    pieces.push(rest.subarray(0, size).toString('utf8'));
+    pieces.push(fromUtf8(rest.subarray(0, size)));
     rest = rest.subarray(size);
   } while (rest.length);
   return pieces.map((p) => `"${p.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(' ');

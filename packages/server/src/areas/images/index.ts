@@ -2,17 +2,17 @@
 // (`private/<n>`), visible with a token: captured from a disk (`creating` → `available`) or
 // uploaded (`pending_upload` → `available` once the data arrived and was processed; deleted when
 // no data arrives within 24 hours). Public images cannot be changed or deleted.
-import { randomBytes } from 'node:crypto';
 import { defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { settle, transition } from '../../core/clock.js';
 import { badRequest, forbidden, notFound } from '../../core/errors.js';
 import { forgetObject } from '../../core/permissions.js';
 import type { Trx } from '../../core/store/db.js';
-import { countRows, pageBounds } from '../../core/store/pagination.js';
-import { IMAGE_ENTITY, migrations, notExpired, rowIdOf, toImage, UPLOAD_WINDOW_MS } from './store.js';
+import { countRows, pageBounds, pageCount } from '../../core/store/pagination.js';
+import { IMAGE_ENTITY, migrations, notExpired, rowIdOf, toImage, UPLOAD_PATH, UPLOAD_WINDOW_MS } from './store.js';
 import type { Image, ImageRow } from './store.js';
-import { UPLOAD_PATH, uploadRoutes } from './upload.js';
+import { toHex } from '../../platform/bytes.js';
+import { platform } from '../../platform/node.js';
 import { filterOf } from '../../core/filtering/header.js';
 import { filteredImages } from './filtered.js';
 
@@ -36,7 +36,6 @@ export default defineArea({
   name: 'images',
   tags: ['Images'],
   migrations,
-  routes: uploadRoutes,
   handlers: defineHandlers({
     // Public images first (the catalogue's order), then private ones by id; private ones only
     // with a token. One page may span both: the private part is a LIMIT/OFFSET query.
@@ -56,7 +55,7 @@ export default defineArea({
         const rows = await privateQuery.limit(room).offset(privateOffset).execute();
         data.push(...rows.map((row) => toImage(row, now)));
       }
-      return { data, page, pages: Math.ceil(results / size), results };
+      return { data, page, pages: pageCount(results, size), results };
     },
 
     getImage: async (ctx) => {
@@ -87,7 +86,7 @@ export default defineArea({
     uploadImage: async (ctx) => {
       const { label, region, description } = ctx.body;
       if (!ctx.catalogue.region(region)) throw badRequest(`Region ${region} does not exist`, 'region');
-      const token = randomBytes(24).toString('hex');
+      const token = toHex(platform.randomBytes(24));
       const row = await ctx.write(async (trx) => {
         const now = ctx.clock.now();
         // Uploads whose window passed are deleted for good (they were already invisible).

@@ -35,6 +35,8 @@ export type ImageRow = Selectable<ImageTable>;
 
 export const IMAGE_ENTITY = 'image';
 /** An upload must arrive within 24 hours of its creation, or the image is deleted. */
+/** Where an image's `upload_to` URL points (upload.ts serves it). */
+export const UPLOAD_PATH = '/uploads/images';
 export const UPLOAD_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** The largest compressed upload accepted: 5 GB. */
 export const MAX_UPLOAD_BYTES = 5 * 1000 ** 3;

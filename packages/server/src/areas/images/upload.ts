@@ -10,9 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AreaDeps } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
-import { MAX_UPLOAD_BYTES, notExpired } from './store.js';
+import { MAX_UPLOAD_BYTES, notExpired, UPLOAD_PATH } from './store.js';
 
-export const UPLOAD_PATH = '/uploads/images';
+export { UPLOAD_PATH };
 
 export async function uploadRoutes(app: FastifyInstance, deps: AreaDeps): Promise<void> {
   await app.register(async (scope) => {

@@ -2,14 +2,15 @@
 // secrets are write-only and kept only hashed), the account's SSH key, the issues detected, the
 // monitored services (`pending` → `ok` once monitoring has started) and the SSH settings of each
 // compute instance (instances come from the Compute area through `services.computes`).
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { InstanceSummary } from '../../core/services.js';
 import { isUniqueViolation } from '../../core/store/constraints.js';
 import type { Db, Trx } from '../../core/store/db.js';
-import { pageBounds, paginate } from '../../core/store/pagination.js';
+import { pageBounds, pageCount, paginate } from '../../core/store/pagination.js';
+import { specOf } from '../../core/spec.js';
 import { migrations } from './migrations.js';
 import {
   hashSecret, newSshPublicKey, toComputeSettings, toContact, toCredential, toIssue, toServices,
@@ -52,7 +53,7 @@ export default defineArea({
   tags: ['Managed'],
   migrations,
   handlers: defineHandlers({
-    listManagedContacts: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact)),
+    listManagedContacts: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_contacts').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toContact))),
 
     // No field is required by the schema, but a contact is someone to alert at an address, and
     // the response always shows `name` and `email`: both are needed to create one.
@@ -101,7 +102,7 @@ export default defineArea({
       return {};
     },
 
-    listManagedCredentials: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential)),
+    listManagedCredentials: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_credentials').select(credentialColumns).orderBy('id'), ctx.query, (rows) => rows.map(toCredential))),
 
     // The label is unique: the constraint decides between two creates at once.
     createManagedCredential: async (ctx) => {
@@ -170,16 +171,16 @@ export default defineArea({
       return { ssh_key: row.ssh_key };
     },
 
-    listManagedIssues: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toIssue)),
+    listManagedIssues: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_issues').selectAll().orderBy('id'), ctx.query, (rows) => rows.map((row) => toIssue(row, specOf(ctx.operation).basePath)))),
 
     getManagedIssue: async (ctx) => {
       const { issueId } = ctx.params;
       const row = await ctx.db.selectFrom('managed_issues').selectAll().where('id', '=', issueId).executeTakeFirst();
       if (!row) throw notFound(`Managed issue ${issueId} does not exist`);
-      return toIssue(row);
+      return toIssue(row, specOf(ctx.operation).basePath);
     },
 
-    listManagedServices: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now())),
+    listManagedServices: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('managed_services').selectAll().orderBy('id'), ctx.query, (rows) => toServices(ctx.db, rows, ctx.clock.now()))),
 
     // Monitoring starts: `pending` until the first check, the clock's transition time, then `ok`.
     // The schema decides when `region` is required; here it must name a region, and every
@@ -211,7 +212,7 @@ export default defineArea({
       const ids = items.map((i) => i.id);
       const rows = ids.length ? await ctx.db.selectFrom('managed_compute_settings').selectAll().where('compute_id', 'in', ids).execute() : [];
       const byId = new Map(rows.map((r) => [r.compute_id, r]));
-      return { data: items.map((i) => toComputeSettings(i, byId.get(i.id))), page, pages: Math.ceil(total / size), results: total };
+      return { data: items.map((i) => toComputeSettings(i, byId.get(i.id))), page, pages: pageCount(total, size), results: total };
     },
 
     getManagedComputeSettings: async (ctx) => {

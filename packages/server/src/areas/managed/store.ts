@@ -1,12 +1,12 @@
 // Managed rows: their table types, and how rows become the API's objects.
-import { generateKeyPairSync, randomBytes, scrypt } from 'node:crypto';
-import { promisify } from 'node:util';
 import type { components } from '@cloudapi/types';
 import type { Generated, Selectable } from 'kysely';
 import type { StateColumns } from '../../core/clock.js';
 import { settle, timestamp } from '../../core/clock.js';
 import type { InstanceSummary } from '../../core/services.js';
 import type { Db, Trx } from '../../core/store/db.js';
+import { concatBytes, toBase64, utf8 } from '../../platform/bytes.js';
+import { platform } from '../../platform/node.js';
 import type { SERVICE_STATUSES, SERVICE_TYPES } from './migrations.js';
 
 type Schemas = components['schemas'];
@@ -103,10 +103,11 @@ export const toCredential = (row: Pick<Selectable<ManagedCredentialTable>, 'id' 
   last_decrypted: row.last_decrypted === null ? null : timestamp(Number(row.last_decrypted)),
 });
 
-export const toIssue = (row: Selectable<ManagedIssueTable>): ManagedIssue => ({
+/** An issue as the API shows it; its ticket's URL lies below `basePath` (the bundle's, `/v4`). */
+export const toIssue = (row: Selectable<ManagedIssueTable>, basePath: string): ManagedIssue => ({
   id: row.id,
   created: timestamp(Number(row.created)),
-  entity: { id: row.ticket_id, label: row.ticket_label, type: 'ticket', url: `/v4/support/tickets/${row.ticket_id}` },
+  entity: { id: row.ticket_id, label: row.ticket_label, type: 'ticket', url: `${basePath}/support/tickets/${row.ticket_id}` },
   services: JSON.parse(row.services) as number[],
 });
 
@@ -150,30 +151,26 @@ export function toComputeSettings(instance: InstanceSummary, row: Selectable<Man
   };
 }
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-
 /**
  * A salted scrypt hash, `scrypt$<salt>$<hash>` (base64). Credentials are kept only so: no
  * operation of the API gives a secret back, and the store never holds one in clear.
  */
 export async function hashSecret(secret: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(secret, salt, 32);
-  return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
+  const salt = platform.randomBytes(16);
+  const hash = await platform.scrypt(secret, salt, 32);
+  return `scrypt$${toBase64(salt)}$${toBase64(hash)}`;
 }
 
 /** A new Ed25519 public key in OpenSSH `authorized_keys` form (the private half is not kept here). */
 export function newSshPublicKey(): string {
-  const { publicKey } = generateKeyPairSync('ed25519');
-  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
-  const field = (bytes: Buffer) => Buffer.concat([u32(bytes.length), bytes]);
-  const blob = Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]);
-  return `ssh-ed25519 ${blob.toString('base64')} managed@cloud.example`;
+  const field = (bytes: Uint8Array) => concatBytes(u32(bytes.length), bytes);
+  const blob = concatBytes(field(utf8('ssh-ed25519')), field(platform.ed25519PublicKey()));
+  return `ssh-ed25519 ${toBase64(blob)} managed@cloud.example`;
 }
 
-function u32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n, 0);
+function u32(n: number): Uint8Array {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, n);
   return b;
 }
 

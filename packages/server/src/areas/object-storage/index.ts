@@ -2,8 +2,7 @@
 // objects written and read through the pre-signed URLs this server issues (presigned.ts) and
 // listed S3-style (listing.ts), object ACLs, bucket TLS certificates, access keys, the outbound
 // transfer, and cancellation, which removes every bucket and object.
-import { createHash, randomBytes } from 'node:crypto';
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Db, Trx } from '../../core/store/db.js';
@@ -11,8 +10,10 @@ import { paginate, paginateList } from '../../core/store/pagination.js';
 import { isForeignKeyViolation } from '../../core/store/constraints.js';
 import { listObjects } from './listing.js';
 import { migrations } from './migrations.js';
-import { monthOf, objectUrlRoutes, presignedPath } from './presigned.js';
-import type { UrlMethod } from './presigned.js';
+import { monthOf, presignedPath } from './signing.js';
+import type { UrlMethod } from './signing.js';
+import { toHex } from '../../platform/bytes.js';
+import { platform } from '../../platform/node.js';
 import { aclXml, BUCKET_LABEL, bucketOrNotFound, toAccessKey, toBucket, toBuckets } from './store.js';
 import type { BucketAccess, BucketRow } from './store.js';
 
@@ -29,7 +30,7 @@ function requireCluster(ctx: Pick<HandlerContext, 'catalogue'>, id: string) {
 }
 
 /** Random letters and digits (access key ids are upper case, as S3's are). */
-const randomKey = (length: number, alphabet: string) => [...randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('');
+const randomKey = (length: number, alphabet: string) => [...platform.randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('');
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const MIXED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -53,18 +54,17 @@ export default defineArea({
   name: 'object-storage',
   tags: ['Object Storage'],
   migrations,
-  routes: objectUrlRoutes,
   handlers: defineHandlers({
     listObjectStorageClusters: async (ctx) => paginateList(ctx.catalogue.clusters, ctx.query),
 
     getObjectStorageCluster: async (ctx) => requireCluster(ctx, ctx.params.clusterId),
 
-    listBuckets: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows)),
+    listBuckets: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows))),
 
-    listClusterBuckets: async (ctx) => {
+    listClusterBuckets: cachedPages(async (ctx) => {
       requireCluster(ctx, ctx.params.clusterId);
       return paginate(ctx.db, ctx.db.selectFrom('buckets').selectAll().where('cluster', '=', ctx.params.clusterId).orderBy('id'), ctx.query, (rows) => toBuckets(ctx.db, ctx.catalogue, rows));
-    },
+    }),
 
     // Buckets belong to the account. A label another account holds (the sandbox world's) is a 400
     // naming `label`. The label is unique per cluster (a constraint): of two creates of one label,
@@ -185,7 +185,7 @@ export default defineArea({
       return {};
     },
 
-    listAccessKeys: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey)),
+    listAccessKeys: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('access_keys').selectAll().orderBy('id'), ctx.query, (rows) => rows.map(toAccessKey))),
 
     getAccessKey: async (ctx) => {
       const row = await ctx.db.selectFrom('access_keys').selectAll().where('id', '=', ctx.params.keyId).executeTakeFirst();
@@ -212,7 +212,7 @@ export default defineArea({
       }
       const secret = randomKey(40, MIXED);
       const row = await ctx.write((trx) => trx.insertInto('access_keys').values({
-        label, access_key: randomKey(20, UPPER), secret_hash: createHash('sha256').update(secret).digest('hex'),
+        label, access_key: randomKey(20, UPPER), secret_hash: toHex(platform.sha256(secret)),
         bucket_access: entries === null ? null : JSON.stringify(entries), created: ctx.clock.now(),
       }).returningAll().executeTakeFirstOrThrow());
       return { ...toAccessKey(row), secret_key: secret };

@@ -2,9 +2,10 @@
 // in the database), bucket certificates, access keys, the signing secret of pre-signed URLs, and
 // the outbound transfer per month. Buckets belong to the account: the second migration drops the
 // `owner` column (the token that created a bucket) the first one made.
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../../core/store/db.js';
+import { isPostgres } from '../../core/store/kind.js';
+import { toHex } from '../../platform/bytes.js';
+import { platform } from '../../platform/node.js';
 import { sql, valueIn, withIdColumn } from '../../core/store/migration-kit.js';
 import type { Migrations } from '../../core/store/migrations.js';
 
@@ -64,7 +65,7 @@ export const migrations: Migrations = {
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .execute();
-      await db.insertInto('object_storage_secrets').values({ name: 'url_signing', value: randomBytes(32).toString('hex') }).execute();
+      await db.insertInto('object_storage_secrets').values({ name: 'url_signing', value: toHex(platform.randomBytes(32)) }).execute();
     },
   },
   '202611270700_object-storage_buckets_of_the_account': {

@@ -10,62 +10,17 @@
 // (403 otherwise). PUT and POST write the body as the object (creating or replacing it; the
 // URL's maker is its owner, as the signer of an S3 pre-signed URL is), GET reads it, DELETE
 // removes it.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AreaDeps } from '../../core/area.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError, forbidden, notFound } from '../../core/errors.js';
-import type { Db, Trx } from '../../core/store/db.js';
 import { isForeignKeyViolation } from '../../core/store/constraints.js';
+import { MAX_OBJECT_BYTES, monthOf, OBJECT_URL_PATH, signature, signingSecret } from './signing.js';
+import type { Signed } from './signing.js';
 
-export const OBJECT_URL_PATH = '/object-storage-urls';
-/** The largest object a pre-signed URL takes (objects live in the database). */
-export const MAX_OBJECT_BYTES = 16 * 1024 * 1024;
-
-export type UrlMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
-
-interface Signed {
-  method: string;
-  cluster: string;
-  bucket: string;
-  name: string;
-  expires: number;
-  contentType?: string;
-  /** The token id of the user who made the URL. */
-  user: string;
-}
-
-const secrets = new WeakMap<object, string>();
-
-/** The signing secret of this database (made by the migration), read once per store. */
-async function signingSecret(db: Db | Trx): Promise<string> {
-  let secret = secrets.get(db);
-  if (secret === undefined) {
-    const row = await db.selectFrom('object_storage_secrets').select('value').where('name', '=', 'url_signing').executeTakeFirstOrThrow();
-    secret = row.value;
-    secrets.set(db, secret);
-  }
-  return secret;
-}
-
-function signature(secret: string, s: Signed): string {
-  // Fields joined by a newline, which none may hold unescaped: JSON keeps them apart.
-  return createHmac('sha256', secret).update(JSON.stringify([s.method, s.cluster, s.bucket, s.name, s.expires, s.contentType ?? null, s.user])).digest('hex');
-}
-
-/** The path and query of a URL allowing `method` on the object until `expiresIn` seconds from now. */
-export async function presignedPath(db: Db, clock: Clock, request: Omit<Signed, 'expires'> & { expiresIn: number }): Promise<string> {
-  const expires = Math.floor(clock.now() / 1000) + request.expiresIn;
-  const { expiresIn: _, ...rest } = request;
-  const signed: Signed = { ...rest, expires };
-  const query = new URLSearchParams({ expires: String(expires) });
-  if (request.contentType !== undefined) query.set('content_type', request.contentType);
-  query.set('user', request.user);
-  query.set('signature', signature(await signingSecret(db), signed));
-  // The name is one path segment (`/` escaped too): dot segments such as `a/../b` would be
-  // collapsed by clients before the request is sent, and the signature would no longer match.
-  return `${OBJECT_URL_PATH}/${encodeURIComponent(request.cluster)}/${encodeURIComponent(request.bucket)}/${encodeURIComponent(request.name)}?${query}`;
-}
+export { MAX_OBJECT_BYTES, monthOf, OBJECT_URL_PATH, presignedPath } from './signing.js';
+export type { UrlMethod } from './signing.js';
 
 const REFUSED = 'The signature does not match: this URL was changed, or is used with another method than it was made for';
 
@@ -99,20 +54,53 @@ async function verify(request: FastifyRequest<{ Params: Record<string, string> }
 
 const tooLarge = () => new ApiError(413, [{ reason: `An object may be at most ${MAX_OBJECT_BYTES} bytes` }]);
 
-async function readBody(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_OBJECT_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The uploaded object. Over the limit it stops reading and fails with a 413, leaving the stream as
+ * it is (not destroyed, which would reset the connection before the client reads the answer): the
+ * HTTP layer drains what is left (core/http/unread-body.ts).
+ */
+function readBody(stream: NodeJS.ReadableStream | undefined): Promise<Buffer> {
+  if (!stream) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OBJECT_BYTES) return void chunks.push(chunk);
+      stop();
+      reject(tooLarge());
+    };
+    const onEnd = () => { stop(); resolve(Buffer.concat(chunks)); };
+    const onError = (error: Error) => { stop(); reject(error); };
+    function stop() {
+      stream!.off('data', onData);
+      stream!.off('end', onEnd);
+      stream!.off('error', onError);
+    }
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
 }
 
-/** The month transfer is counted in, `2026-11`. */
-export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+// A stored object is served as bytes, never as a page of this server's origin (where a script in
+// it could call the API with the reader's token): `nosniff` on every download, a sandboxing CSP,
+// and any type outside a short list of passive ones (HTML, SVG, XML, scripts...) as an attachment.
+const INLINE_TYPES = new Set(['text/plain', 'text/csv', 'application/json', 'application/octet-stream', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+(?:\s*;\s*[!#$%&'*+.^_`|~0-9a-z-]+=(?:[!#$%&'*+.^_`|~0-9a-z-]+|"[^"\\\r\n]*"))*$/i;
+
+/** The headers a download of `name`, stored as `contentType`, is served with. */
+export function downloadHeaders(name: string, contentType: string): Record<string, string> {
+  const type = MEDIA_TYPE.test(contentType) ? contentType : 'application/octet-stream';
+  const essence = type.split(';')[0]!.trim().toLowerCase();
+  const file = encodeURIComponent(name.split('/').pop() || 'object').replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return {
+    'content-type': type,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'",
+    ...(INLINE_TYPES.has(essence) ? {} : { 'content-disposition': `attachment; filename*=UTF-8''${file}` }),
+  };
+}
 
 export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Promise<void> {
   await app.register(async (scope) => {
@@ -136,7 +124,7 @@ export async function objectUrlRoutes(app: FastifyInstance, deps: AreaDeps): Pro
           // Outbound transfer, counted per month (GET /object-storage/transfer).
           await deps.store.write((trx) => trx.insertInto('object_storage_transfer').values({ month: monthOf(deps.clock.now()), used: data.length })
             .onConflict((oc) => oc.column('month').doUpdateSet((eb) => ({ used: eb('object_storage_transfer.used', '+', data.length) }))).execute());
-          return reply.code(200).header('content-type', object.content_type).header('etag', `"${object.etag}"`)
+          return reply.code(200).headers(downloadHeaders(signed.name, object.content_type)).header('etag', `"${object.etag}"`)
             .header('last-modified', new Date(Number(object.last_modified)).toUTCString()).send(data);
         }
 

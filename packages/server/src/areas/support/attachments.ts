@@ -8,19 +8,16 @@ import busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AreaDeps } from '../../core/area.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
+import { keepUpload } from '../../core/uploads.js';
+
+export { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension } from './files.js';
+export { uploadedFile } from '../../core/uploads.js';
 
 /** The largest attachment kept: 5 MiB (the requirements leave request sizes open). */
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
-/** The requirements' accepted extensions, compared without regard to case. */
-export const ACCEPTED_EXTENSIONS = ['.gif', '.jpg', '.jpeg', '.pjpg', '.pjpeg', '.tif', '.tiff', '.png', '.pdf', '.txt'];
 /** Room for the part headers and boundaries around a file of the largest size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 const ATTACHMENT_ROUTE = '/support/tickets/:ticketId/attachments';
-
-const uploads = new WeakMap<FastifyRequest, Buffer>();
-
-/** The bytes of the `file` part of this request, once its body is parsed. */
-export const uploadedFile = (request: FastifyRequest): Buffer | undefined => uploads.get(request);
 
 const tooLarge = () => new ApiError(413, [{ field: 'file', reason: `An attachment may be at most ${MAX_ATTACHMENT_BYTES} bytes` }], { connection: 'close' });
 
@@ -85,7 +82,7 @@ function parseForm(request: FastifyRequest, payload: NodeJS.ReadableStream, done
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('limit', () => finish(tooLarge()));
     stream.on('end', () => {
-      if (!stream.truncated) uploads.set(request, Buffer.concat(chunks));
+      if (!stream.truncated) keepUpload(request, 'file', Buffer.concat(chunks));
       fileOpen = false;
       if (parsed) finish(null);
     });
@@ -101,8 +98,3 @@ function parseForm(request: FastifyRequest, payload: NodeJS.ReadableStream, done
   payload.on('error', unreadable);
   payload.pipe(parser);
 }
-
-/** The file name without any directory part a client put in it. */
-export const baseName = (fileName: string) => fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
-
-export const hasAcceptedExtension = (fileName: string) => ACCEPTED_EXTENSIONS.some((ext) => fileName.toLowerCase().endsWith(ext));

@@ -6,6 +6,7 @@
 // as given.
 import type { HandlerContext } from '../../core/area.js';
 import { badRequest } from '../../core/errors.js';
+import { specOf } from '../../core/spec.js';
 
 export interface TicketEntity {
   id: number;
@@ -16,34 +17,36 @@ export interface TicketEntity {
 
 type IdAttribute = 'domain_id' | 'compute_id' | 'kubecluster_id' | 'metrics_client_id' | 'balancer_id' | 'volume_id';
 
-/** Kinds another area of this API holds: the taggable kind and the object's API path. */
+/** Kinds another area of this API holds: the taggable kind and the object's path below the base path. */
 const SERVED: Partial<Record<IdAttribute, { kind: string; path: string }>> = {
-  domain_id: { kind: 'domain', path: '/v4/domains/' },
-  balancer_id: { kind: 'balancer', path: '/v4/balancers/' },
-  volume_id: { kind: 'volume', path: '/v4/volumes/' },
+  domain_id: { kind: 'domain', path: '/domains/' },
+  balancer_id: { kind: 'balancer', path: '/balancers/' },
+  volume_id: { kind: 'volume', path: '/volumes/' },
 };
 /** Kinds no operation of this API serves. */
 const UNKNOWN_TO_THIS_API: Partial<Record<IdAttribute, { type: string; path: string }>> = {
-  kubecluster_id: { type: 'kubecluster', path: '/v4/kubecluster/clusters/' },
-  metrics_client_id: { type: 'metrics_client', path: '/v4/metrics/clients/' },
+  kubecluster_id: { type: 'kubecluster', path: '/kubecluster/clusters/' },
+  metrics_client_id: { type: 'metrics_client', path: '/metrics/clients/' },
 };
 
 export async function ticketEntity(ctx: HandlerContext, body: Partial<Record<IdAttribute, number>>): Promise<TicketEntity | null> {
   const attribute = (Object.keys(body) as IdAttribute[]).find((key) => key in SERVED || key in UNKNOWN_TO_THIS_API || key === 'compute_id');
   if (!attribute) return null;
   const id = body[attribute]!;
+  // The object's URL as the API serves it: below the bundle's base path (`/v4`).
+  const { basePath } = specOf(ctx.operation);
   if (attribute === 'compute_id') {
     const instance = await ctx.services.computes.instance(ctx.db, id);
     if (!instance) throw badRequest(`Compute instance ${id} does not exist`, attribute);
     await ctx.requirePermission(ctx.db, 'compute', id, 'read_only');
-    return { id, label: instance.label, type: 'compute', url: `/v4/compute/instances/${id}` };
+    return { id, label: instance.label, type: 'compute', url: `${basePath}/compute/instances/${id}` };
   }
   const unknown = UNKNOWN_TO_THIS_API[attribute];
-  if (unknown) return { id, label: `${unknown.type} ${id}`, type: unknown.type, url: `${unknown.path}${id}` };
+  if (unknown) return { id, label: `${unknown.type} ${id}`, type: unknown.type, url: `${basePath}${unknown.path}${id}` };
   const { kind, path } = SERVED[attribute]!;
   const taggable = ctx.services.taggables.get(kind);
   const object = taggable ? (await taggable.load(ctx.db, [id], ctx)).get(id) as { label?: string; domain?: string } | undefined : undefined;
   if (!taggable || !object) throw badRequest(`There is no ${kind} ${id}`, attribute);
   await ctx.requirePermission(ctx.db, taggable.entity, id, 'read_only');
-  return { id, label: object.label ?? object.domain ?? `${kind} ${id}`, type: kind, url: `${path}${id}` };
+  return { id, label: object.label ?? object.domain ?? `${kind} ${id}`, type: kind, url: `${basePath}${path}${id}` };
 }

@@ -2,14 +2,15 @@
 // `open`; the user closes an `open` one), replies and attachments. A closed ticket stays closed:
 // it still takes replies and attachments (the conversation stays on record; nothing reopens it),
 // but not a second close.
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { inState, settle, transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Trx } from '../../core/store/db.js';
 import { paginate } from '../../core/store/pagination.js';
 import { recordManagedIssue } from '../managed/store.js';
-import { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension, registerAttachmentParser, uploadedFile } from './attachments.js';
+import { uploadedFile } from '../../core/uploads.js';
+import { ACCEPTED_EXTENSIONS, baseName, hasAcceptedExtension } from './files.js';
 import { ticketEntity } from './entities.js';
 import { migrations, OPEN_FIRST } from './migrations.js';
 import { avatarOf, toReply, toTickets } from './store.js';
@@ -39,16 +40,15 @@ export default defineArea({
   name: 'support',
   tags: ['Support'],
   migrations,
-  routes: registerAttachmentParser,
   handlers: defineHandlers({
     // Open tickets (`new` and `open`) first, then closed ones; newest first within each.
-    listSupportTickets: async (ctx) => paginate(
+    listSupportTickets: cachedPages(async (ctx) => paginate(
       ctx.db,
       ctx.db.selectFrom('support_tickets').selectAll()
         .orderBy(OPEN_FIRST).orderBy('id', 'desc'),
       ctx.query,
       (rows) => toTickets(ctx.db, rows, ctx.clock.now()),
-    ),
+    )),
 
     // The ticket is about at most one object (the schema refuses two), which must exist; a VLAN
     // ticket's region must exist. `managed_issue: true` also records a managed issue.
@@ -92,11 +92,11 @@ export default defineArea({
       return {};
     },
 
-    listTicketReplies: async (ctx) => {
+    listTicketReplies: cachedPages(async (ctx) => {
       const { ticketId } = ctx.params;
       await ticketOrNotFound(ctx.db, ticketId);
       return paginate(ctx.db, ctx.db.selectFrom('ticket_replies').selectAll().where('ticket_id', '=', ticketId).orderBy('id'), ctx.query, (rows) => rows.map(toReply));
-    },
+    }),
 
     createTicketReply: async (ctx) => {
       const { ticketId } = ctx.params;

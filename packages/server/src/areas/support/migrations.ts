@@ -2,7 +2,7 @@
 // user), their replies, and their attachments, whose bytes are kept in the store so that every
 // server process on one PostgreSQL has them.
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../../core/store/db.js';
+import { isPostgres } from '../../core/store/kind.js';
 import { sql, valueIn, withIdColumn, withStateColumns } from '../../core/store/migration-kit.js';
 import type { Migrations } from '../../core/store/migrations.js';
 

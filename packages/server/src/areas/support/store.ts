@@ -1,11 +1,11 @@
 // Support rows: their table types, and how rows become the API's tickets and replies.
-import { createHash } from 'node:crypto';
 import type { components } from '@cloudapi/types';
 import type { Generated, Selectable } from 'kysely';
 import type { StateColumns } from '../../core/clock.js';
 import { settle, timestamp } from '../../core/clock.js';
 import type { Db, Trx } from '../../core/store/db.js';
 import type { TICKET_STATUSES } from './migrations.js';
+import { platform } from '../../platform/node.js';
 
 export type SupportTicket = components['schemas']['SupportTicket'];
 export type TicketReply = components['schemas']['TicketReply'];
@@ -44,7 +44,7 @@ export interface TicketAttachmentTable {
   ticket_id: number;
   file_name: string;
   size: number;
-  data: Buffer;
+  data: Uint8Array;
   created: number;
 }
 
@@ -59,7 +59,7 @@ declare module '../../core/store/schema.js' {
 export type TicketRow = Selectable<SupportTicketTable>;
 
 /** The avatar of a user: the MD5 of its name, as avatar services key them. */
-export const avatarOf = (userName: string) => createHash('md5').update(userName).digest('hex');
+export const avatarOf = (userName: string) => platform.md5Hex(userName);
 
 /** Tickets as the API shows them, with the attachment names of all of them in one query. */
 export async function toTickets(db: Db | Trx, rows: TicketRow[], now: number): Promise<SupportTicket[]> {

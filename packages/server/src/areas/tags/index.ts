@@ -2,7 +2,7 @@
 // balancers and instances when their areas land). Create and delete need an unrestricted user
 // (checked before the handlers run, from `x-account-grants`); tagging an object needs read_write
 // on it, or nothing is created.
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import { ApiError, badRequest, notFound } from '../../core/errors.js';
 import type { ErrorDetail } from '../../core/errors.js';
 import { permittedAmong } from '../../core/permissions.js';
@@ -15,7 +15,7 @@ export default defineArea({
   name: 'tags',
   tags: ['Tags'],
   handlers: defineHandlers({
-    listTags: async (ctx) => paginate(ctx.db, ctx.db.selectFrom('tags').select('label').orderBy('label'), ctx.query, (rows) => rows),
+    listTags: cachedPages(async (ctx) => paginate(ctx.db, ctx.db.selectFrom('tags').select('label').orderBy('label'), ctx.query, (rows) => rows)),
 
     createTag: async (ctx) => {
       const { label } = ctx.body;

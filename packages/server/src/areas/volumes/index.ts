@@ -1,7 +1,7 @@
 // Volumes: block storage volumes, their placement (a region, or an instance's region and config),
 // their states on the clock (`creating` → `active`, `resizing` → `active`) and the rules on
 // clone, resize, attach and delete.
-import { defineArea, defineHandlers } from '../../core/area.js';
+import { cachedPages, defineArea, defineHandlers } from '../../core/area.js';
 import type { HandlerContext } from '../../core/area.js';
 import { inState, settle, transition } from '../../core/clock.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -63,7 +63,7 @@ export default defineArea({
   migrations,
   taggables: [volumeStore.taggable],
   handlers: defineHandlers({
-    listVolumes: async (ctx) => paginate(ctx.db, volumeStore.list(ctx.db), ctx.query, (rows) => volumeStore.show(ctx.db, rows, ctx)),
+    listVolumes: cachedPages(async (ctx) => paginate(ctx.db, volumeStore.list(ctx.db), ctx.query, (rows) => volumeStore.show(ctx.db, rows, ctx))),
 
     getVolume: async (ctx) => shown(ctx, ctx.db, await volumeOrNotFound(ctx, ctx.params.volumeId)),
 

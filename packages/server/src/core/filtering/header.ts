@@ -1,12 +1,11 @@
 // Reads the `X-Filter` header of a list operation (the language of @cloudapi/spec/filters, fields
 // from the bundle's x-filterable marks) and keeps the parsed filter beside the request's query, where
 // `paginate` (core/store/pagination.ts) finds it. A bad filter is a 400 naming X-Filter.
-import type { FastifyRequest } from 'fastify';
 import { FILTER_HEADER, FilterError, filterSpecs, parseFilter } from '@cloudapi/spec/filters';
 import type { FilterSpec, ParsedFilter } from '@cloudapi/spec/filters';
 import type { ErrorDetail } from '../errors.js';
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../store/db.js';
+import { isPostgres } from '../store/kind.js';
 import type { Engine } from '../store/db.js';
 
 export interface ListFilter {
@@ -32,7 +31,7 @@ export function listFilterSpec(document: object, operationId: string): FilterSpe
  * Parses the request's X-Filter for `operationId` into `problems` (a 400) or beside `query`.
  * A header sent to an operation that takes none is ignored, as other unknown headers are.
  */
-export function readFilterHeader(document: object, operationId: string, request: FastifyRequest, query: object, db: Kysely<any>, problems: ErrorDetail[]): void {
+export function readFilterHeader(document: object, operationId: string, request: { headers: Record<string, string | string[] | undefined> }, query: object, db: Kysely<any>, problems: ErrorDetail[]): void {
   const raw = request.headers[FILTER_HEADER.toLowerCase()];
   if (raw === undefined) return;
   const spec = listFilterSpec(document, operationId);

@@ -1,9 +1,10 @@
 // The HTTP side: a Fastify app whose routes, validation, security and response shapes all come
 // from the bundle; handlers (src/areas/*) hold only business rules. This file puts the stages
 // together, in the order a request meets them (as Fastify's own lib/ splits them): the
-// connection (connection.ts), CORS (cors.ts), traffic controls (traffic.ts), body parsing
-// (content-type-parser.ts), the routes (route.ts: authentication.ts, validation.ts,
-// handle-request.ts), error answers (error-handler.ts) and unrouted paths (four-oh-four.ts).
+// connection (connection.ts), the Host rule (trusted-hosts.ts), CORS (cors.ts), traffic controls
+// (traffic.ts), body parsing (content-type-parser.ts), the routes (route.ts: authentication.ts,
+// validation.ts, handle-request.ts), error answers (error-handler.ts), unrouted paths
+// (four-oh-four.ts) and what is left of a body answered before it was read (unread-body.ts).
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -15,7 +16,7 @@ import type { Services } from '../services.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import type { Store } from '../store/db.js';
 import type { Sandbox } from '../../sandbox/index.js';
-import { oneAtATime, oneHost } from './connection.js';
+import { oneAtATime, refuseConnect } from './connection.js';
 import { BODY_LIMIT, parseBodies } from './content-type-parser.js';
 import { installCors } from './cors.js';
 import { errorSender, handleErrors, unroutedErrors } from './error-handler.js';
@@ -24,6 +25,8 @@ import { registerOperations, routeUrls } from './route.js';
 import { ResponseSerialization } from './serialization.js';
 import { registerTrafficControls } from './traffic.js';
 import type { TrafficOptions } from './traffic.js';
+import { trustedHosts } from './trusted-hosts.js';
+import { drainUnreadBodies } from './unread-body.js';
 import type { RequestValidation } from './validation.js';
 
 export { BODY_LIMIT };
@@ -39,8 +42,10 @@ export interface AppOptions {
   sandbox: Sandbox;
   logLevel: string;
   logStream?: NodeJS.WritableStream;
-  /** Origins whose pages may call the server from a browser, besides the docs' own (cors.ts). */
+  /** Origins whose pages may call the server from a browser (cors.ts); none by default. */
   corsOrigins?: string[];
+  /** Host names served besides IP addresses, localhost and names under .localhost (trusted-hosts.ts). */
+  allowedHosts?: string[];
   /** Extra routes of areas (outside the bundle's operations). */
   extraRoutes: ((app: FastifyInstance) => void | Promise<void>)[];
   /** Fault injection and rate limits (off when absent). */
@@ -79,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { validation, serialization } = compiledFor(spec);
   const errorBody = serialization.forPointer('#/components/schemas/ErrorResponse');
   const sendError = errorSender(errorBody);
+  const hosts = trustedHosts(options.allowedHosts ?? [], sendError);
 
   const app = Fastify({
     logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
@@ -86,8 +92,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     // HEAD on every GET path, answered like the GET without its body.
     exposeHeadRoutes: true,
-    // Node would answer a request without Host itself, with an empty body: oneHost answers it.
+    // Node would answer a request without Host itself, with an empty body: the Host rule answers it.
     http: { requireHostHeader: false },
+    rewriteUrl: hosts.rewriteUrl,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     genReqId: () => randomUUID(),
@@ -105,17 +112,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Hooks on every request take callbacks: an async hook costs a promise per request.
   app.addHook('onRequest', oneAtATime);
-  app.addHook('onRequest', oneHost);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    // nosniff: every answer is JSON or an object's bytes, never something to guess a type for.
+    reply.headers({ 'x-request-id': request.id, 'x-content-type-options': 'nosniff' });
     inFlight.set(request.id, request);
     reply.raw.once('close', () => inFlight.delete(request.id));
     done();
   });
+  app.addHook('onRequest', hosts.refuse);
   installCors(app, options.corsOrigins ?? [], sendError);
+  drainUnreadBodies(app);
+  refuseConnect(app.server, (reason) => errorBody({ errors: [{ reason }] }));
 
   const routed = new Map<string, OperationSpec>(spec.operations.flatMap((op) => routeUrls(spec.basePath, op).map(({ url }) => [`${op.method} ${url}`, op] as const)));
-  registerTrafficControls(app, options.traffic ?? {}, (request) => routed.get(`${request.method} ${request.routeOptions.url}`) ?? null);
+  registerTrafficControls(app, options.traffic ?? {}, (request) => routed.get(`${request.method} ${request.routeOptions.url}`) ?? null, (token) => tokens.lookup(token) !== undefined);
 
   handleErrors(app, sendError);
   answerUnrouted(app, spec, sendError);

@@ -1,7 +1,7 @@
 // Who asks, in each route's onRequest hook (before the body is read): the bearer token against
 // the operation's security, scopes and account grants (core/auth.ts), kept as `request.auth`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth.js';
+import { authenticate } from '../access.js';
 import type { AuthContext, TokenTable } from '../auth.js';
 import { unauthorized } from '../errors.js';
 import type { OperationSpec } from '../spec.js';

@@ -1,11 +1,10 @@
 // What the server does about a connection rather than an operation: pipelined requests handled
 // one at a time in order (RFC 9112 §9.3.2 allows overlap only for safe methods; one at a time is
 // simplest and always allowed), a malformed request answered only after the answers before it on
-// its connection, and the Host header checked (RFC 9112 §3.2: exactly one).
-import type { IncomingMessage } from 'node:http';
+// its connection, and CONNECT refused. (The Host header is checked by trusted-hosts.ts.)
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../errors.js';
 
 interface SocketTurns {
   busy: boolean;
@@ -60,14 +59,15 @@ export function afterAnswersInFlight(socket: Socket, then: () => void): void {
   else then();
 }
 
-/** onRequest hook: an HTTP/1.1 request needs exactly one Host header (400 otherwise, as RFC 9112 asks). */
-export function oneHost(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  const raw = request.raw.rawHeaders;
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
-  }
-  if (count === 1 || (count === 0 && request.raw.httpVersion === '1.0')) return done();
-  done(badRequest(count ? `Send one Host header, not ${count}` : 'Send a Host header (HTTP/1.1 requires one)'));
+/**
+ * CONNECT (a request for a proxy tunnel) never reaches Fastify: Node hands it to 'connect'
+ * listeners, and with none closes the socket without a word. It is answered `errorBody`, 405.
+ */
+export function refuseConnect(server: Server, errorBody: (reason: string) => string): void {
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => {});
+    if (!socket.writable) return void socket.destroy();
+    const body = errorBody('CONNECT is not an operation of the API: this server is no proxy');
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  });
 }

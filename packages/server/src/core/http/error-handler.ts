@@ -28,10 +28,14 @@ export function unroutedErrors(errorBody: Serializer, sendError: SendError): Pic
     // After the answers to the requests before it on the connection (a create pipelined before
     // garbage still gets its answer).
     clientErrorHandler: (error: Error, socket: Socket) => {
-      const body = errorBody({ errors: [{ reason: `Malformed HTTP request: ${(error as NodeJS.ErrnoException).code ?? error.message}` }] });
+      const code = (error as NodeJS.ErrnoException).code;
+      const [status, reason] = code === 'HPE_HEADER_OVERFLOW'
+        ? ['431 Request Header Fields Too Large', 'The request headers are larger than this server reads (16 KiB)']
+        : ['400 Bad Request', `Malformed HTTP request: ${code ?? error.message}`];
+      const body = errorBody({ errors: [{ reason }] });
       afterAnswersInFlight(socket, () => {
         if (!socket.writable) return;
-        socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       });
     },
   };

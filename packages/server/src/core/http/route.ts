@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestValidation } from '@cloudapi/spec/request-validation';
 import type { HandlerOptions } from '../area.js';
 import type { TokenTable } from '../auth.js';
+import { routeUrls } from '../dispatch/route-urls.js';
 import type { ApiSpec, OperationSpec } from '../spec.js';
 import { authenticateRequest } from './authentication.js';
 import { dropBodies } from './content-type-parser.js';
@@ -15,6 +16,8 @@ import type { HandlerDeps } from './handle-request.js';
 import type { ResponseSerialization } from './serialization.js';
 import { validateRequest } from './validation.js';
 
+export { routeUrls } from '../dispatch/route-urls.js';
+
 export interface RouteOptions {
   spec: ApiSpec;
   handlers: Map<string, HandlerOptions<any>>;
@@ -23,19 +26,6 @@ export interface RouteOptions {
   serialization: ResponseSerialization;
   sendError: SendError;
   deps: HandlerDeps;
-}
-
-/**
- * The route URLs of an operation: `/v4/volumes/:volumeId`; and where the last path parameter
- * takes values with a slash (image and kernel ids), also the unencoded form `/v4/images/*`, as
- * spec/DECISIONS.md section 9 asks of implementations.
- */
-export function routeUrls(basePath: string, op: OperationSpec): { url: string; wildcardParam?: string }[] {
-  const url = `${basePath}${op.path.replace(/\{([^}]+)\}/g, ':$1')}`;
-  const last = /\{([^}]+)\}$/.exec(op.path)?.[1];
-  const slashParam = last && op.parameters.find((p) => p.in === 'path' && p.name === last && p.slashValues);
-  if (!slashParam) return [{ url }];
-  return [{ url }, { url: `${basePath}${op.path.replace(/\{[^}]+\}$/, '*').replace(/\{([^}]+)\}/g, ':$1')}`, wildcardParam: last }];
 }
 
 function addOperation(app: FastifyInstance, op: OperationSpec, options: RouteOptions): void {

@@ -3,8 +3,9 @@
 // and run in one onRequest hook, before authentication: an injected fault stands for the network
 // or a proxy in front of the service, so it is decided first and uses none of the caller's limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createFaultInjector, describeFault, faultBody, faultHeaders, FAULT_HEADER } from '@cloudapi/spec/faults';
+import { createFaultInjector, describeFault, droppedAnswer, faultBody, faultHeaders, FAULT_HEADER } from '@cloudapi/spec/faults';
 import type { parseFaults } from '@cloudapi/spec/faults';
+import { bearerToken } from '../auth.js';
 import type { OperationSpec } from '../spec.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { RateLimitSetting } from './rate-limit.js';
@@ -15,29 +16,33 @@ export interface TrafficOptions {
   rateLimit?: RateLimitSetting | null;
 }
 
+/** Whether the server knows a bearer token (the rate limit keys only known tokens by token). */
+export type KnownToken = (token: string) => boolean;
+
 type Decision = NonNullable<ReturnType<ReturnType<typeof createFaultInjector>['decide']>>;
 
 /** Answers a chosen fault: 429 or 503 with an ErrorResponse, or headers then a cut connection. */
 function injectFault(reply: FastifyReply, decision: Decision): void {
-  const headers = faultHeaders(decision);
   if (decision.fault === 'drop') {
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': '4096' });
-    raw.write('{"errors":[{"reason":"cut off');
+    const { status, headers, partialBody } = droppedAnswer(decision);
+    raw.writeHead(status, headers);
+    raw.write(partialBody);
     // The socket is destroyed once the partial body has left, so the client sees it cut mid-answer.
     raw.socket?.end(() => raw.socket?.destroy());
     setImmediate(() => raw.destroy());
     return;
   }
-  reply.code(Number(decision.fault)).headers(headers).type('application/json').send(JSON.stringify(faultBody(decision)));
+  reply.code(Number(decision.fault)).headers(faultHeaders(decision)).type('application/json').send(JSON.stringify(faultBody(decision)));
 }
 
 /**
  * Adds the traffic controls to `app`. `operationOf` finds the operation a routed request
- * addresses (null for routes outside the bundle's operations, such as /health).
+ * addresses (null for routes outside the bundle's operations, such as /health); `known` says
+ * whether a token is one of the server's.
  */
-export function registerTrafficControls(app: FastifyInstance, options: TrafficOptions, operationOf: (request: FastifyRequest) => OperationSpec | null): void {
+export function registerTrafficControls(app: FastifyInstance, options: TrafficOptions, operationOf: (request: FastifyRequest) => OperationSpec | null, known: KnownToken): void {
   const faults = options.faults ? createFaultInjector(options.faults) : null;
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
   if (!faults && !limiter) return;
@@ -54,7 +59,9 @@ export function registerTrafficControls(app: FastifyInstance, options: TrafficOp
       if (decision?.fault) return injectFault(reply, decision);
       if (decision) reply.header(FAULT_HEADER, faultHeaders(decision)[FAULT_HEADER]);
       if (limiter) {
-        const key = limiter.keyOf(op.access === 'public' ? undefined : request.headers.authorization, request.ip);
+        const bearer = op.access === 'public' ? null : bearerToken(request.headers.authorization);
+        const token = bearer && 'token' in bearer && known(bearer.token) ? bearer.token : null;
+        const key = limiter.keyOf(token, request.ip);
         const verdict = limiter.take(key);
         reply.headers(verdict.headers);
         if (!verdict.allowed) {

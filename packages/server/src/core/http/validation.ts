@@ -1,28 +1,15 @@
-// Request validation from the bundle, in each route's preValidation hook: path, query, the list's
-// X-Filter and the body against the operation's request view (the shared implementation in
-// @cloudapi/spec, which the MSW handlers of @cloudapi/msw use too, so a bad field is named the same
-// way everywhere), then the values no schema bounds but the store cannot hold. All problems of a
-// request answer one 400; the handler gets the checked values as `request.checked`.
+// Request validation from the bundle, in each route's preValidation hook: the checks of
+// core/dispatch/check.ts (path, query, X-Filter, body, storable values), which the browser engine
+// runs too. All problems of a request answer one 400; the handler gets the checked values as
+// `request.checked`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { RequestValidation } from '@cloudapi/spec/request-validation';
-import { ApiError, badRequest } from '../errors.js';
-import type { ErrorDetail } from '../errors.js';
-import { readFilterHeader } from '../filtering/header.js';
-import type { ApiSpec, OperationSpec } from '../spec.js';
-import { MAX_JSON_DEPTH } from './content-type-parser.js';
+import { checkRequest } from '../dispatch/check.js';
+import type { CheckDeps, CheckedRequest } from '../dispatch/check.js';
+import type { OperationSpec } from '../spec.js';
 
 export { RequestValidation, describeErrors } from '@cloudapi/spec/request-validation';
 export type { OperationValidator } from '@cloudapi/spec/request-validation';
-
-const INT32_MAX = 2 ** 31 - 1;
-
-/** What a request asks, as validated: the handler's `ctx.params`, `ctx.query` and `ctx.body`. */
-export interface CheckedRequest {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-}
+export type { CheckedRequest } from '../dispatch/check.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,68 +17,11 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Values no schema bounds but the store cannot hold: integers beyond 32 bits (ids and sizes are
- * 32-bit columns on PostgreSQL) and strings with NUL characters (PostgreSQL text refuses them).
- */
-function storableProblems(value: unknown, path: string[], out: ErrorDetail[], depth = 0): void {
-  if (out.length >= 20 || depth > MAX_JSON_DEPTH) return;
-  if (typeof value === 'number') {
-    if (Number.isInteger(value) && Math.abs(value) > INT32_MAX) out.push({ field: path.join('.'), reason: `${path.join('.')} must be between -${INT32_MAX} and ${INT32_MAX}` });
-  } else if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push({ field: path.join('.'), reason: `${path.join('.')} must not contain NUL characters` });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => storableProblems(item, [...path, String(i)], out, depth + 1));
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) storableProblems(item, [...path, key], out, depth + 1);
-  }
-}
-
-function mediaTypeOf(request: FastifyRequest): string {
-  return String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-/** The checked request, or the ApiError (400) listing its problems. */
-function check(request: FastifyRequest, op: OperationSpec, deps: { spec: ApiSpec; validation: RequestValidation; db: Kysely<any>; keepNull: ReadonlySet<string> }): CheckedRequest {
-  const v = deps.validation.forOperation(op);
-  const params = request.params as Record<string, unknown>;
-  const query = { ...(request.query as Record<string, unknown>) };
-  const problems = [...v.params(params), ...v.query(query)];
-  readFilterHeader(deps.spec.document, op.operationId, request, query, deps.db, problems);
-  let body: unknown = request.body;
-  const mediaType = op.requestBody && body !== undefined ? mediaTypeOf(request) : '';
-  if (!op.requestBody) {
-    body = undefined;
-  } else if (body === undefined) {
-    if (op.requestBody.required) problems.push({ reason: `The request needs a body (${[...op.requestBody.media.keys()].join(' or ')})` });
-  } else if (!op.requestBody.media.has(mediaType)) {
-    // 400, not 415: every operation that takes a body declares 400 and none 415 (DECISIONS).
-    throw badRequest(`The request body is sent as ${mediaType || '(no Content-Type)'}, which this operation does not take: send ${[...op.requestBody.media.keys()].join(' or ')}`);
-  } else {
-    problems.push(...v.body(body, mediaType));
-    // null means "not set" for optional fields: drop it and check the body without it.
-    if (!problems.length && body && typeof body === 'object' && !Array.isArray(body)) {
-      const entries = Object.entries(body);
-      if (entries.some(([key, value]) => value === null && !deps.keepNull.has(key))) {
-        body = Object.fromEntries(entries.filter(([key, value]) => value !== null || deps.keepNull.has(key)));
-        problems.push(...v.body(body, mediaType));
-      }
-    }
-  }
-  if (!problems.length) {
-    storableProblems(params, [], problems);
-    storableProblems(query, [], problems);
-    storableProblems(body, [], problems);
-  }
-  if (problems.length) throw new ApiError(400, problems);
-  return { params, query, body };
-}
-
 /** The preValidation hook of an operation's route (a callback: an async hook costs a promise per request). */
-export function validateRequest(op: OperationSpec, deps: { spec: ApiSpec; validation: RequestValidation; db: Kysely<any>; keepNull: ReadonlySet<string> }) {
+export function validateRequest(op: OperationSpec, deps: CheckDeps) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     try {
-      request.checked = check(request, op, deps);
+      request.checked = checkRequest(op, request as FastifyRequest & { params: Record<string, unknown>; query: Record<string, unknown> }, deps);
       done();
     } catch (error) {
       done(error as Error);

@@ -1,10 +1,15 @@
 // The store: one Kysely query layer over an embedded SQLite file (better-sqlite3, the default) or
 // a PostgreSQL server (pg, with DATABASE_URL). Handlers see the same typed API on both.
-import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
-import type { SelectQueryBuilder } from 'kysely';
-import type { Pool } from 'pg';
+import { Kysely } from 'kysely';
+import { PageCache } from './page-cache.js';
+import type { PageCacheBounds } from './page-cache.js';
+import { openPostgres } from './postgres.js';
 import type { Database as Tables } from './schema.js';
 import { openSqlite } from './sqlite.js';
+import { dataVersionReader } from './version.js';
+
+// Node-free, for the code the browser engine runs too (kind.ts); kept here for the server's callers.
+export { forUpdate, isPostgres } from './kind.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Tables>;
@@ -22,6 +27,8 @@ export interface Store {
    */
   write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Rendered list pages, kept while the data stays the same (page-cache.ts); none when the engine cannot tell that. */
+  pages?: PageCache;
 }
 
 export interface StoreOptions {
@@ -30,73 +37,21 @@ export interface StoreOptions {
   dataDir: string;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Bounds of the rendered pages kept (page-cache.ts); `false` keeps none. */
+  pageCache?: Partial<PageCacheBounds> | false;
 }
 
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+/** The store's page cache, when its engine tells its data version and the cache is wanted. */
+function pageCacheOf(db: Db, bounds: StoreOptions['pageCache']): PageCache | undefined {
+  const version = dataVersionReader(db);
+  return version && bounds !== false ? new PageCache(version, bounds) : undefined;
 }
 
-/**
- * `SELECT … FOR UPDATE` on PostgreSQL: the rows stay locked until the transaction ends, so a
- * read-then-write (counting the last free slot) cannot race another process. SQLite write
- * transactions start with BEGIN IMMEDIATE and never interleave, so nothing is added there.
- */
-export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
-  return (isPostgres(db) ? query.forUpdate() : query) as Q;
-}
-
-/** A URL safe to print: the password replaced. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable URL)';
-  }
-}
-
-
-// A write that lost a race in PostgreSQL (serialization failure, deadlock) is retried whole.
-const RETRYABLE = new Set(['40001', '40P01']);
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) {
-    // Each engine's driver is loaded only when used.
-    const { default: pg } = await import('pg');
-    // PostgreSQL answers bigint (epoch ms) and count() as strings; both fit a JS number here.
-    const pgTypes = {
-      getTypeParser(oid: number, format?: any) {
-        if (oid === 20) return (value: string) => Number(value);
-        return pg.types.getTypeParser(oid, format);
-      },
-    };
-    const location = redactUrl(options.databaseUrl);
-    const pool: Pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
-    pool.on('error', () => {}); // an idle client's lost connection is reported by the next query
-    try {
-      const client = await pool.connect();
-      client.release();
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw new Error(`DATABASE_URL ${location} cannot be reached: ${(error as Error).message || (error as NodeJS.ErrnoException).code}`);
-    }
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return {
-      db,
-      engine: 'postgres',
-      location,
-      async write(work) {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            return await db.transaction().execute(work);
-          } catch (error) {
-            if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
-          }
-        }
-      },
-      close: () => db.destroy(),
-    };
+    const postgres = await openPostgres(options.databaseUrl, options.poolSize);
+    return { ...postgres, engine: 'postgres', pages: pageCacheOf(postgres.db, options.pageCache) };
   }
 
   const sqlite = await openSqlite(options.dataDir);
@@ -109,5 +64,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // a write.
     write: sqlite.write,
     close: sqlite.close,
+    pages: pageCacheOf(sqlite.db, options.pageCache),
   };
 }

@@ -1,7 +1,7 @@
 // Helpers for migrations that must mean the same on SQLite and PostgreSQL.
 import { sql } from 'kysely';
 import type { CreateTableBuilder, Kysely } from 'kysely';
-import { isPostgres } from './db.js';
+import { isPostgres } from './kind.js';
 
 /** An integer primary key the engine assigns: `integer … autoincrement` or `serial`. */
 export function withIdColumn<T extends string>(db: Kysely<any>, table: CreateTableBuilder<T, any>, column = 'id'): CreateTableBuilder<T, any> {

@@ -7,8 +7,9 @@ import { filterOf } from '../filtering/header.js';
 import type { ListFilter } from '../filtering/header.js';
 import { applyFilter } from '../filtering/sql.js';
 import { countRowsOnce } from './count.js';
-import { isPostgres } from './db.js';
-import { columnNames, rowMaker } from './sqlite.js';
+import { columnNames, rowMaker } from './immediate.js';
+import { isPostgres } from './kind.js';
+import { STATE_TIMES } from './page-cache.js';
 import { marker, runTemplate, templateOf } from './prepared.js';
 import type { Template } from './prepared.js';
 
@@ -22,9 +23,17 @@ export interface Page<T> {
   page: number;
   pages: number;
   results: number;
+  /** When states of the page's rows move on the clock (page-cache.ts); not part of the answer. */
+  [STATE_TIMES]?: number[];
 }
 
 const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * How many pages `results` items fill: at least one, since an empty list is one empty page, as
+ * the service answers (`page: 1, pages: 1, results: 0` in the recorded traffic; DECISIONS.md §8).
+ */
+export const pageCount = (results: number, size: number) => Math.max(1, Math.ceil(results / size));
 
 export function pageBounds(request: PageRequest): { page: number; size: number; offset: number } {
   const page = request.page ?? 1;
@@ -108,7 +117,7 @@ function listQueriesOf(db: Kysely<any>, query: SelectQueryBuilder<any, any, any>
   let queries = compiledLists.get(key);
   if (!queries) {
     const filtered = filter ? applyFilter(query, filter) : query;
-    const page = templateOf(filtered.limit(marker(0) as unknown as number).offset(marker(1) as unknown as number).compile(), 2);
+    const page = { ...templateOf(filtered.limit(marker(0) as unknown as number).offset(marker(1) as unknown as number).compile(), 2), long: true };
     queries = { count: countQuery(filtered).compile(), page, json: isPostgres(db) ? undefined : jsonPageOf(db, page) };
     if (compiledLists.size >= ENTRIES) compiledLists.delete(compiledLists.keys().next().value!);
     compiledLists.set(key, queries);
@@ -131,11 +140,22 @@ export async function paginate<Row, Out>(
   const { key, queries } = listQueriesOf(db, query, filterOf(request));
   const results = await countRowsOnce(db, queries.count, key);
   const rows = offset < results ? await pageRows(db, queries, size, offset) as Row[] : [];
-  return { data: await map(rows), page, pages: Math.ceil(results / size), results };
+  const shown: Page<Out> = { data: await map(rows), page, pages: pageCount(results, size), results };
+  // Not enumerable: it is about the page, not in it.
+  return Object.defineProperty(shown, STATE_TIMES, { value: stateTimes(rows) });
+}
+
+/** The transition_at of each row in a state that moves on the clock (core/clock.ts's StateColumns). */
+function stateTimes(rows: readonly unknown[]): number[] {
+  const times: number[] = [];
+  for (const row of rows as { next_status?: unknown; transition_at?: unknown }[]) {
+    if (row.next_status != null && row.transition_at != null) times.push(Number(row.transition_at));
+  }
+  return times;
 }
 
 /** The same page over a list held in memory (the read-only catalogues). */
 export function paginateList<T>(items: readonly T[], request: PageRequest): Page<T> {
   const { page, size, offset } = pageBounds(request);
-  return { data: items.slice(offset, offset + size), page, pages: Math.ceil(items.length / size), results: items.length };
+  return { data: items.slice(offset, offset + size), page, pages: pageCount(items.length, size), results: items.length };
 }

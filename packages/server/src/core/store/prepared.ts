@@ -14,17 +14,17 @@
 //
 // the query is compiled once per engine and number of arguments. On SQLite the statement runs at
 // once on the connection when it is free (no promise hops through Kysely's executor and
-// connection lock); otherwise, and on PostgreSQL, through Kysely.
-import { randomUUID } from 'node:crypto';
+// connection lock); on PostgreSQL outside a transaction, as a named statement on a pipelined
+// connection (postgres-reads.ts); otherwise through Kysely.
 import { CompiledQuery } from 'kysely';
 import type { Compilable, InsertQueryBuilder, Kysely } from 'kysely';
-import { isPostgres } from './db.js';
-import { immediateRunner } from './sqlite.js';
-import type { ImmediateResult } from './sqlite.js';
+import { immediateRunner, postgresRunner } from './immediate.js';
+import type { ImmediateResult } from './immediate.js';
+import { isPostgres } from './kind.js';
 
 // A value of the query (a list's X-Filter text, say) can never pass for a marker: they carry a
 // secret of this process.
-const MARKER_PREFIX = `\u0000prepared-argument-${randomUUID()}-`;
+const MARKER_PREFIX = `\u0000prepared-argument-${globalThis.crypto.randomUUID()}-`;
 /** The stand-in for argument `i` while a template is compiled. */
 export const marker = (i: number) => `${MARKER_PREFIX}${i}\u0000`;
 
@@ -36,6 +36,8 @@ export interface Template {
   parameters: readonly unknown[];
   /** For each parameter: the argument that fills it, or -1 to keep the compiled value. */
   slots: number[];
+  /** A read that may take long (a list's count or page): on PostgreSQL it runs on the pool, not pipelined. */
+  long?: boolean;
 }
 
 type Build<A extends unknown[]> = (db: Kysely<any>, postgres: boolean, ...args: A) => Compilable<unknown>;
@@ -83,11 +85,16 @@ export function compiledOnce<A extends unknown[]>(build: Build<A>): ((db: Kysely
   return Object.assign(run, { cached: (postgres: boolean) => templates[postgres ? 1 : 0].size });
 }
 
-/** Runs a template with these arguments: at once where SQLite's connection is free, else through Kysely. */
-export function runTemplate(db: Kysely<any>, { sql, parameters, slots }: Template, args: readonly unknown[]): ImmediateResult | Promise<ImmediateResult> {
+/**
+ * Runs a template with these arguments: at once where SQLite's connection is free, as a named
+ * statement on PostgreSQL outside a transaction (postgres-reads.ts), else through Kysely.
+ */
+export function runTemplate(db: Kysely<any>, { sql, parameters, slots, long }: Template, args: readonly unknown[]): ImmediateResult | Promise<ImmediateResult> {
   const values = parameters.map((value, i) => (slots[i]! >= 0 ? args[slots[i]!] : value));
   const immediate = immediateRunner(db);
   if (immediate) return immediate(sql, values);
+  const postgres = postgresRunner(db);
+  if (postgres) return postgres(sql, values, long);
   return db.executeQuery(CompiledQuery.raw(sql, values))
     .then((result) => ({ rows: result.rows, insertId: result.insertId === undefined ? undefined : Number(result.insertId) }));
 }

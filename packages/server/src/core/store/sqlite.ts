@@ -7,51 +7,18 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
+import { batchRunners, columnReaders, rowMaker, runners } from './immediate.js';
+import type { ImmediateRunner } from './immediate.js';
 import type { Database as Tables } from './schema.js';
+import { registerDataVersion } from './version.js';
 
-type Db = Kysely<Tables>;
-type Work<T> = (trx: Db) => Promise<T>;
-
-/** What a statement answers: its rows (a reader) or the rowid it inserted last (a writer). */
-export interface ImmediateResult {
-  rows: unknown[];
-  insertId?: number;
-}
-
-/** A synchronous runner of compiled SQL on a SQLite connection, for prepared queries. */
-export type ImmediateRunner = (sql: string, parameters: readonly unknown[]) => ImmediateResult;
-
-// The SQLite stores' own Kysely instances, each with the runner it may use now or null.
-const runners = new WeakMap<Kysely<any>, () => ImmediateRunner | null>();
-// The connections of the batches of writes running now. A Map, emptied as each batch ends: a
-// WeakMap entry per batch made every scavenge of the young generation slow (its keys die young).
-const batchRunners = new Map<Kysely<any>, ImmediateRunner>();
-
-/**
- * How to run compiled SQL on `db` right now, synchronously, without Kysely's executor; null when
- * `db` is not a SQLite store's or its connection is inside another request's transaction (the
- * query must then wait its turn through Kysely).
- */
-export function immediateRunner(db: Kysely<any>): ImmediateRunner | null {
-  const forStore = runners.get(db);
-  return forStore ? forStore() : batchRunners.get(db) ?? null;
-}
+export { columnNames, immediateRunner, rowMaker } from './immediate.js';
+export type { ImmediateResult, ImmediateRunner } from './immediate.js';
 
 const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
 
-// The SQLite stores' own Kysely instances: the names of the columns a SELECT answers.
-const columnReaders = new WeakMap<Kysely<any>, (sql: string) => string[]>();
-
-/** The names of the columns `sql` (a SELECT) answers on `db`, or null when `db` is not a SQLite store's. */
-export function columnNames(db: Kysely<any>, sql: string): string[] | null {
-  return columnReaders.get(db)?.(sql) ?? null;
-}
-
-/** A function making a row object of the values of these columns, in order. */
-export function rowMaker(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
-  // Computed keys: every name (even `__proto__`) becomes an own property, as with .all().
-  return new Function('values', `return { ${names.map((name, i) => `[${JSON.stringify(name)}]: values[${i}]`).join(', ')} };`) as (values: readonly unknown[]) => Record<string, unknown>;
-}
+type Db = Kysely<Tables>;
+type Work<T> = (trx: Db) => Promise<T>;
 
 /**
  * The connection as Kysely's SQLite dialect sees it, with a statement per SQL text: Kysely
@@ -101,14 +68,38 @@ function cachedStatements(database: BetterSqlite3.Database, limit = 500): Sqlite
  * the process on Node 24 when V8 collects a statement outside a JavaScript context (its
  * ObjectWrap destructor's cleanup-hook check; WiseLibs/better-sqlite3#1515, fixed in 13 by moving
  * to Node-API); 13 ships prebuilt Node-API binaries but does not load on Node 20. Node 22 and later
- * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12. Same API.
+ * take 13 (installed under the alias `better-sqlite3-napi`), Node 20 takes 12 (through
+ * `@cloudapi/sqlite-node20`, which says where it is). Same API. Both are optional dependencies
+ * whose engines let npm install each on its own Node lines only, so neither warns nor builds
+ * where it is not used.
  */
 function loadDriver(): { Database: typeof BetterSqlite3; driverPath: string } {
   const major = Number(process.versions.node.split('.')[0]);
   const load = createRequire(import.meta.url);
-  // By path: the checkpoint worker (checkpointer.ts) loads the same file.
-  const driverPath = load.resolve(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
+  const name = major >= 22 ? 'better-sqlite3-napi' : '@cloudapi/sqlite-node20';
+  let driverPath: string;
+  try {
+    // By path: the checkpoint worker (checkpointer.ts) loads the same file.
+    driverPath = major >= 22 ? load.resolve(name) : (load(name) as { driverPath: string }).driverPath;
+  } catch (error) {
+    throw new Error(`no SQLite driver for Node ${process.versions.node}: ${name} is missing (an optional dependency of @cloudapi/server that npm installs on ${major >= 22 ? 'Node 22 and later' : 'Node 20'} only); reinstall @cloudapi/server with this Node, or use DATABASE_URL`, { cause: error });
+  }
   return { Database: load(driverPath) as typeof BetterSqlite3, driverPath };
+}
+
+/**
+ * The data version (version.ts): the rows this connection changed (total_changes(), rolled back
+ * or not, counting from the connection's start) and data_version, which moves when another
+ * connection or process commits. Any write changes a row or changes nothing. Two statements kept
+ * prepared, each answering one value: the pragma as a table in one SELECT cost twice as much.
+ */
+const TOTAL_CHANGES = 'select total_changes()';
+const DATA_VERSION = 'pragma data_version';
+
+function dataVersionOf(database: BetterSqlite3.Database): () => string {
+  const changes = database.prepare(TOTAL_CHANGES).pluck();
+  const version = database.prepare(DATA_VERSION).pluck();
+  return () => `${changes.get() as number}:${version.get() as number}`;
 }
 
 /** The log's size (pages) at which the server's connection checkpoints while the worker runs. */
@@ -153,6 +144,12 @@ export async function openSqlite(dataDir: string): Promise<{ db: Db; location: s
   // belongs to the batch of writes holding it, and a read of another request waits for its commit.
   runners.set(db, () => (database.inTransaction ? null : run));
   columnReaders.set(db, (source) => database.prepare(source).columns().map((column) => column.name));
+  const readVersion = dataVersionOf(database);
+  registerDataVersion(db, () => {
+    if (!database.inTransaction) return readVersion();
+    // A batch of writes holds the connection: its commit (or rollback) comes first.
+    return db.connection().execute(async () => readVersion());
+  });
   return {
     db,
     location: file,
