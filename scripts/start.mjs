@@ -1,6 +1,6 @@
-// `npm start`: builds the whole pipeline through Turbo, reports what it produced, then serves the
-// documentation site, the mock and the reference server until Ctrl-C (SIGINT or SIGTERM), which
-// stops all three.
+// `npm start`: builds through Turbo what the three need (the rest of the pipeline follows in the
+// background), reports what it produced, then serves the documentation site, the mock and the
+// reference server until Ctrl-C (SIGINT or SIGTERM), which stops all three.
 // `npm run dev` (--watch) also runs the designer loop (@cloudapi/dev): each spec save is linted,
 // bundled, compared with HEAD, served by the mock and rebuilt into the docs, with stage times.
 //
@@ -16,7 +16,6 @@
 //                 the port they serve, always may)
 //   ALLOWED_HOSTS  Host names all three answer besides IP addresses, localhost and *.localhost
 //   --no-build  serve what was built last
-import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { defaultBundleFile, loadBundle } from '@cloudapi/spec/bundle';
 import { command, parse } from '@cloudapi/spec/cli';
 import { exposureNotice, loopbackTwins, parseAllowedHosts, parseCorsOrigins } from '@cloudapi/spec/trust';
+import { buildForServing, buildTheRestInBackground } from './start/build.mjs';
 import { superviseMock, superviseServer } from './start/supervise.mjs';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 const options = parse(command('start', 'Builds the pipeline, then serves the documentation site, the mock and the reference server until Ctrl-C.')
   .option('--no-build', 'serve what was built last')
@@ -63,20 +62,11 @@ const host = process.env.HOST || '127.0.0.1';
 const allowedHosts = listFrom('ALLOWED_HOSTS', parseAllowedHosts);
 const extraOrigins = listFrom('CORS_ORIGINS', parseCorsOrigins);
 
+// A fresh clone builds what the three servers need first, the rest of the pipeline while they
+// serve (scripts/start/build.mjs).
 if (options.build) {
-  // Turbo's banner and summary are kept back: one line says what was built, all of it shows when
-  // the build fails.
-  const started = Date.now();
-  const build = spawnSync(npx, ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: rootDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (build.status !== 0) {
-    process.stderr.write(`${build.stdout ?? ''}${build.stderr ?? ''}`);
-    console.error('\n✖ build failed; the output above says which task and why.');
-    process.exit(build.status || 1);
-  }
-  const counts = /Cached:\s+(\d+) cached, (\d+) total/.exec(build.stdout ?? '');
-  console.log(counts && counts[1] === counts[2]
-    ? `✔ build: everything up to date (${counts[2]} tasks from Turbo's cache)`
-    : `✔ built ${counts ? `${Number(counts[2]) - Number(counts[1])} of ${counts[2]} tasks` : 'the pipeline'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  buildForServing(rootDir);
+  buildTheRestInBackground(rootDir);
 }
 
 // The server is loaded by its own process (start/server-part.mjs); here its build is only checked.

@@ -1,6 +1,7 @@
-// The example app as its team runs it, in Debian's Chromium (playwright-core, as the docs' browser
-// test): in development, the Vite dev server with @cloudapi/msw answering inside the page; in
-// production, the build served by `vite preview` against the reference server (its built bin).
+// The example app as its team runs it, in Debian's Chromium (playwright-core, through
+// test-support/browser.mjs as every browser test): in development, the Vite dev server with
+// @cloudapi/msw answering inside the page; in production, the build served by `vite preview`
+// against the reference server (its built bin).
 // The same scenario in both: connect, list the volumes, create one, see it listed, a validation
 // error shown. Then the production build is opened from an origin the server does not trust: the
 // page says the browser blocked the request, after one attempt. The build is checked to hold no
@@ -12,10 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build, createServer, preview, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, ensureChromium } from '../../../packages/docs/test/support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -28,9 +29,7 @@ let browser: Browser | undefined;
 const stops: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  const found: { path?: string; error?: string } = ensureChromium({ log: (...lines: unknown[]) => console.log(...lines) });
-  if (!found.path) throw new Error(found.error);
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
+  browser = await openBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,6 @@
 // --filter: the X-Filter header. The JSON is checked against the schema the header's
 // contentSchema names (the bundle generates one per list) before the client sends it.
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the generator is JavaScript run at build time
 import { buildTable } from '../scripts/command-table.mjs';
 import { UsageError } from '../src/errors.js';
 import { planRequest } from '../src/request.js';

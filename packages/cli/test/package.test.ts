@@ -1,17 +1,16 @@
 // The command line as a user gets it: the tarballs it needs (cli, client, types, spec) and the
-// server's, packed with `npm pack`, installed into an empty folder outside the workspace, then
-// `npx cloudapi-server` started on a free port and `npx cloudapi` run against it.
+// server's, as the pack task made them (test-support/tarballs.mjs), installed into an empty folder
+// outside the workspace, then `npx cloudapi-server` started on a free port and `npx cloudapi` run
+// against it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedTarballs, provideSqliteBinding } from '../../../test-support/tarballs.mjs';
 import { tempDir } from './support/cli.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // (@cloudapi/sqlite-node20: the server's SQLite driver on Node 20, an optional dependency a consumer gets from the registry.)
-const WORKSPACES = ['packages/cli', 'packages/client', 'packages/types', 'spec', 'packages/server', 'packages/sqlite-node20'];
+const PACKAGES = ['@cloudapi/cli', '@cloudapi/client', '@cloudapi/types', '@cloudapi/spec', '@cloudapi/server', '@cloudapi/sqlite-node20'];
 
 interface Run { code: number; stdout: string; stderr: string }
 // npm_* variables that a `npm test` passes down would point npm back at the monorepo.
@@ -24,26 +23,6 @@ const exec = (command: string, args: string[], cwd: string, extra: Record<string
 });
 const said = (what: string, run: Run) => `${what} exited ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
 
-/**
- * The server's SQLite driver is a native module built by its own install script. Building it
- * from source takes minutes of a shared machine's CPU (no prebuilt binary can be downloaded
- * here), and it is better-sqlite3's step, not ours (the release checks run it): the binding the
- * workspace built is used when it is of the same version; otherwise the real build runs.
- */
-async function provideSqliteBinding(dir: string) {
-  const installed = path.join(dir, 'node_modules', 'better-sqlite3');
-  const workspace = path.dirname(createRequire(path.join(repoRoot, 'packages', 'server', 'package.json')).resolve('better-sqlite3/package.json'));
-  const binding = path.join('build', 'Release', 'better_sqlite3.node');
-  const version = (folder: string) => JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).version;
-  if (existsSync(path.join(workspace, binding)) && version(workspace) === version(installed)) {
-    mkdirSync(path.join(installed, 'build', 'Release'), { recursive: true });
-    copyFileSync(path.join(workspace, binding), path.join(installed, binding));
-    return;
-  }
-  const rebuild = await exec('npm', ['rebuild', 'better-sqlite3'], dir, {}, 600_000);
-  if (rebuild.code !== 0) throw new Error(said('npm rebuild better-sqlite3', rebuild));
-}
-
 let scratch = '';
 let app = '';
 let server: ChildProcess | undefined;
@@ -52,17 +31,13 @@ let token = '';
 
 beforeAll(async () => {
   scratch = tempDir('package');
-  const tarballs = path.join(scratch, 'tarballs');
   app = path.join(scratch, 'app');
-  mkdirSync(tarballs);
   mkdirSync(app);
-  const pack = await exec('npm', ['pack', '--json', '--pack-destination', tarballs, ...WORKSPACES.flatMap((dir) => ['-w', dir])], repoRoot);
-  if (pack.code !== 0) throw new Error(said('npm pack', pack));
-  const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string }>;
+  const packed = packedTarballs(PACKAGES);
   writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ name: 'cli-consumer', private: true, type: 'module' }, null, 2)}\n`);
-  const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed.map(({ filename }) => path.join(tarballs, filename))], app, {}, 400_000);
+  const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed.map(({ tarball }) => tarball)], app, {}, 400_000);
   if (install.code !== 0) throw new Error(said('npm install of the tarballs', install));
-  await provideSqliteBinding(app);
+  await provideSqliteBinding(app, (command, args, cwd) => exec(command, args, cwd, {}, 600_000));
 
   server = spawn('npx', ['--no-install', 'cloudapi-server', '--port', '0'], { cwd: app, env: { ...env(), TRANSITION_MS: '0', DATA_DIR: path.join(scratch, 'data'), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

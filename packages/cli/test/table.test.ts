@@ -2,9 +2,7 @@
 // and dist/commands.json is exactly what the generator makes of the current bundle.
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '@cloudapi/spec/bundle';
-// @ts-expect-error: the generator is JavaScript run at build time
 import { buildTable } from '../scripts/command-table.mjs';
-// @ts-expect-error: the generator is JavaScript run at build time
 import { commandWords, splitOperationId } from '../scripts/naming.mjs';
 import { loadTable } from '../src/table.js';
 

@@ -1,5 +1,5 @@
 // contract-reports/index.html of real runs of the CLI, opened from disk in Debian's Chromium
-// (playwright-core, found and launched as the docs' browser test does) with every request but the
+// (playwright-core, through test-support/browser.mjs: the run's one Chromium) with every request but the
 // file itself blocked: against the Prism mock (rows with the bundle's declared statuses, those seen
 // and the checks), against a mutant of the fake implementation (a failure with its curl line, no
 // token), and against a target whose answers carry markup (shown as text, never as elements).
@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock } from '@cloudapi/mock';
-import { CHROMIUM_ARGS, ensureChromium } from '../../docs/test/support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 import { allOperations, tokens, withFake } from './support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -22,10 +22,8 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (!existsSync(path.resolve(here, '../dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` in packages/contract (npm test does it through Turbo).');
-  const found: { path?: string; error?: string } = ensureChromium({ log: (line: string) => console.log(`[contract tests] ${line}`) });
-  if (!found.path) throw new Error(found.error);
   writeFileSync(tokensFile, JSON.stringify(tokens));
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
+  browser = await openBrowser();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,18 +1,17 @@
 // The built page in Debian's Chromium (playwright-core), with every request that is not the page
 // itself blocked: every operation of the bundle renders with its code samples, nothing is
 // fetched, nothing is logged as an error. Screenshots go to test-results/.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { CDN_LOGOS, svgDataUri } from '../src/offline.mjs';
 import { clientSample, curlSample } from '../src/samples.mjs';
 import { docsDistDir, serveStatic } from '../src/serve.mjs';
-import { CHROMIUM_ARGS } from './support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(packageDir, 'test-results');
@@ -23,12 +22,10 @@ let browser;
 let server;
 
 beforeAll(async () => {
-  const found = inject('chromium');
-  if (found.error) throw new Error(found.error);
   if (!existsSync(path.join(docsDistDir, 'index.html'))) throw new Error('packages/docs/dist/index.html is missing: run `npm run docs` first.');
   mkdirSync(resultsDir, { recursive: true });
   server = await serveStatic({ port: 0 });
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
+  browser = await openBrowser();
 }, 60_000);
 
 afterAll(async () => {

@@ -5,13 +5,12 @@
 // changes since the last release, 4.115.0 (those already committed and the edit, the removal
 // breaking); once a release is recorded from a commit with the edit, they move under it and
 // nothing is unreleased.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { parseDocument } from 'yaml';
 import { loadBundle } from '@cloudapi/spec/bundle';
 import { changesBetween, groupChanges } from '@cloudapi/spec/changelog';
@@ -19,7 +18,7 @@ import { readReleaseBundle, readReleases } from '@cloudapi/spec/releases';
 import { createSourceIndex } from '@cloudapi/spec/sources';
 import { operations } from '@cloudapi/spec/walk';
 import { serveStatic } from '../src/serve.mjs';
-import { CHROMIUM_ARGS } from './support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(packageDir, '../..');
@@ -59,8 +58,6 @@ function editSchema(root) {
 }
 
 beforeAll(async () => {
-  const found = inject('chromium');
-  if (found.error) throw new Error(found.error);
   scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-changelog-'));
   clone = path.join(scratch, 'repo');
   execFileSync('git', ['clone', '--quiet', '--no-tags', repoRoot, clone], { stdio: 'ignore' });
@@ -70,7 +67,7 @@ beforeAll(async () => {
   // A copy with no history at all, as a tarball or an archive download gives it.
   copy = path.join(scratch, 'copy');
   cpSync(clone, copy, { recursive: true, filter: (from) => path.basename(from) !== '.git' });
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
+  browser = await openBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
-// How the browser test finds its browser, and what it says when there is none.
+// How the browser tests find their browser (test-support/chromium.mjs), and what they say when
+// there is none.
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_CANDIDATES, ensureChromium, findChromium, INSTALL_HINT } from './support/chromium.mjs';
+import { CHROMIUM_CANDIDATES, ensureChromium, findChromium, INSTALL_HINT } from '../../../test-support/chromium.mjs';
 
 describe('finding Chromium', () => {
   it('looks for Debian\'s chromium and honours CHROMIUM_PATH', () => {

@@ -6,21 +6,20 @@
 // request of the page leaves 127.0.0.1. And a crafted link: `?mock=` naming a listener on another
 // port is offered as "Custom", never as the mock, and the token reaches that listener only once
 // the reader confirms its origin (kept for the tab); plain http to another machine is said too.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startMock } from '@cloudapi/mock';
 import { startServer } from '@cloudapi/server';
 import { loadBundle } from '@cloudapi/spec/bundle';
 import { operations } from '@cloudapi/spec/walk';
 import { docsDistDir, serveStatic } from '../src/serve.mjs';
 import { tryItData } from '../src/try-it.mjs';
-import { CHROMIUM_ARGS } from './support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 
 const require = createRequire(import.meta.url);
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
@@ -43,8 +42,6 @@ let dataDir;
 const targets = [];
 
 beforeAll(async () => {
-  const found = inject('chromium');
-  if (found.error) throw new Error(found.error);
   if (!existsSync(path.join(docsDistDir, 'index.html'))) throw new Error('packages/docs/dist/index.html is missing: run `npm run docs` first.');
   expect([publicGet, postWithBody, securedGet].every(Boolean), 'the bundle has a public GET, a POST with named examples and a secured GET').toBe(true);
   mkdirSync(resultsDir, { recursive: true });
@@ -57,7 +54,7 @@ beforeAll(async () => {
     startMock({ port: 0, corsOrigins: [origin], log: () => {} }),
     startMock({ port: 0, log: () => {} }),
     startServer({ port: 0, dataDir, tokensFile, transitionMs: 0, logLevel: 'silent', corsOrigins: [origin] }),
-    chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true }),
+    openBrowser(),
   ]);
   targets.push({ name: 'Mock', url: mock.baseUrl }, { name: 'Reference server', url: server.baseUrl });
 }, 90_000);

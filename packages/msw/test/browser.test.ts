@@ -1,18 +1,18 @@
 // The handlers in real Chromium, through MSW's service worker: a page built from
 // test/browser/app.ts (esbuild, for the browser: a Node built-in anywhere in the engine fails the
 // build) calls the API with @cloudapi/client at a host that does not exist; the service worker
-// answers from the stateful handlers, whose engine runs SQLite in WebAssembly in the page. Chromium is Debian's, launched with
-// playwright-core as the docs' browser test does (packages/docs/test/support/chromium.mjs).
+// answers from the stateful handlers, whose engine runs SQLite in WebAssembly in the page.
+// Chromium is Debian's, launched with playwright-core through test-support/browser.mjs, as every
+// browser test does.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, ensureChromium } from '../../docs/test/support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 
 const require = createRequire(import.meta.url);
 let server: Server;
@@ -21,8 +21,6 @@ let origin = '';
 const requested: string[] = [];
 
 beforeAll(async () => {
-  const found: { path?: string; error?: string } = ensureChromium({ log: (...lines: unknown[]) => console.log(...lines) });
-  if (!found.path) throw new Error(found.error);
   const bundled = await build({
     entryPoints: [fileURLToPath(new URL('./browser/app.ts', import.meta.url))],
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
@@ -42,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
+  browser = await openBrowser();
 }, 180_000);
 
 afterAll(async () => {

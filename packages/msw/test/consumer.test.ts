@@ -1,6 +1,6 @@
 // The sample consumer (test/consumer): a fresh folder outside the workspace that installs
-// @cloudapi/msw and @cloudapi/client from their tarballs (`npm pack`; with @cloudapi/types, the
-// generated types both depend on, which is not on a registry either) and runs its own Vitest
+// @cloudapi/msw and @cloudapi/client from their tarballs (the pack task's, test-support/tarballs.mjs;
+// with @cloudapi/types, the generated types both depend on, which is not on a registry either) and runs its own Vitest
 // suite with them: msw/node with the client, a typed override, the stateful mode, and a type
 // test whose @ts-expect-error lines must be compile errors.
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The release checks' way of running npm as a consumer would (outside the workspace, no npm_* variables).
 import { describeRun, run as runIn } from '../../release/test/support/npm.js';
+import { packedTarballs } from '../../../test-support/tarballs.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
@@ -22,12 +23,8 @@ let app = '';
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-msw-consumer-'));
-  const tarballs = path.join(scratch, 'tarballs');
-  mkdirSync(tarballs);
-  const pack = await run('npm', ['pack', '--json', '--pack-destination', tarballs, '-w', 'packages/types', '-w', 'packages/client', '-w', 'packages/msw'], repoRoot);
-  if (pack.code !== 0) throw new Error(describeRun('npm pack', pack));
-  const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { name: string; filename: string }[];
-  const tarball = (name: string) => path.join(tarballs, packed.find((p) => p.name === name)!.filename);
+  const packed = packedTarballs(['@cloudapi/types', '@cloudapi/client', '@cloudapi/msw']);
+  const tarball = (name: string) => packed.find((p) => p.name === name)!.tarball;
 
   app = path.join(scratch, 'app');
   mkdirSync(app);

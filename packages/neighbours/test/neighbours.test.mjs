@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CHROMIUM_ARGS } from '../../docs/test/support/chromium.mjs';
+import { CHROMIUM_ARGS } from '../../../test-support/chromium.mjs';
 import { rawExchange as exchange } from '../../server/test/harness/raw-http.ts';
 import { startAll } from './support/start.mjs';
 

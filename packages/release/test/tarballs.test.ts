@@ -1,7 +1,8 @@
-// Every publishable package as a consumer gets it: packed with `npm pack` (prepack included),
-// installed from the tarballs alone into a fresh folder outside the workspace, then used: a strict
-// TypeScript program in ESM and in CJS against the installed mock on an ephemeral port, the
-// installed contract kit's CLI against that mock, and publint and arethetypeswrong on each tarball.
+// Every publishable package as a consumer gets it: packed with `npm pack` (prepack included, by
+// the pack task: test-support/tarballs.mjs), installed from the tarballs alone into a fresh folder
+// outside the workspace, then used: a strict TypeScript program in ESM and in CJS against the
+// installed mock on an ephemeral port, the installed contract kit's CLI against that mock, and
+// publint and arethetypeswrong on each tarball.
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedTarballs, provideSqliteBinding } from '../../../test-support/tarballs.mjs';
 import { allWorkspaces, cleanEnv, describeRun, publishable, repoRoot, run, type Workspace } from './support/npm.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,18 +26,14 @@ const packed: Packed[] = [];
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-release-'));
-  const tarballs = path.join(scratch, 'tarballs');
-  mkdirSync(tarballs);
+  // The tarballs of the pack task (turbo.json: this test depends on every publishable package's).
   const workspaces = publishable();
-  const pack = await run(npm, ['pack', '--json', '--pack-destination', tarballs, ...workspaces.flatMap(({ dir }) => ['-w', dir])], { cwd: repoRoot });
-  if (pack.code !== 0) throw new Error(describeRun('npm pack', pack));
-  const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ name: string; filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>;
+  const tarballs = packedTarballs(workspaces.map(({ manifest }) => manifest.name));
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0).padStart(6)} KiB`;
-  console.log(['tarball sizes (packed, unpacked):', ...report.map((entry) => `  ${entry.name.padEnd(22)} ${kib(entry.size)} ${kib(entry.unpackedSize)}  ${entry.files.length} files`)].join('\n'));
+  console.log(['tarball sizes (packed, unpacked):', ...tarballs.map((entry) => `  ${entry.name.padEnd(22)} ${kib(entry.size)} ${kib(entry.unpackedSize)}  ${entry.files.length} files`)].join('\n'));
   for (const workspace of workspaces) {
-    const entry = report.find(({ name }) => name === workspace.manifest.name);
-    if (!entry) throw new Error(`npm pack made no tarball for ${workspace.manifest.name}`);
-    packed.push({ workspace, tarball: path.join(tarballs, entry.filename), files: entry.files.map((file) => file.path) });
+    const entry = tarballs.find(({ name }) => name === workspace.manifest.name)!;
+    packed.push({ workspace, tarball: entry.tarball, files: entry.files });
   }
 
   // The consumer: its own package.json, no workspace above it, the tarballs and a TypeScript.
@@ -50,10 +48,8 @@ beforeAll(async () => {
     ...packed.map(({ tarball }) => tarball), `typescript@${typescript}`, `@types/node@${typesNode}`], { cwd: app, timeoutMs: 300_000 });
   if (install.code !== 0) throw new Error(describeRun('npm install of the tarballs', install));
   installOutput = `${install.stdout}\n${install.stderr}`;
-  // The server's SQLite driver is a native module: its own install step builds it (from source
-  // here, where no prebuilt binary can be downloaded). The other packages' scripts stay off.
-  const rebuild = await run(npm, ['rebuild', 'better-sqlite3'], { cwd: app, timeoutMs: 400_000 });
-  if (rebuild.code !== 0) throw new Error(describeRun('npm rebuild better-sqlite3', rebuild));
+  // The server's SQLite driver is a native module; the other packages' scripts stay off.
+  await provideSqliteBinding(app, (command, args, cwd) => run(command, args, { cwd, timeoutMs: 600_000 }));
 }, 840_000);
 
 afterAll(() => {

@@ -1,7 +1,10 @@
-// Finds Debian's Chromium for the browser test, installing it with apt-get when it is missing and
+// Finds Debian's Chromium for the browser tests, installing it with apt-get when it is missing and
 // this runs as root with apt available; otherwise says how to install it. Never skips.
+// Test files get their browser from ./browser.mjs (one Chromium per Vitest run, see
+// ./chromium-setup.mjs); launchChromium() is for a process of its own.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { chromium } from 'playwright-core';
 
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
@@ -12,7 +15,7 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-export const INSTALL_HINT = 'The docs browser test needs Chromium and found none at '
+export const INSTALL_HINT = 'The browser tests need Chromium and found none at '
   + `${CHROMIUM_CANDIDATES.join(' or ')} (or $CHROMIUM_PATH). Install Debian's chromium: `
   + '`sudo apt-get update && sudo apt-get install -y chromium` (the test set-up does this itself when it runs as root), '
   + 'or set CHROMIUM_PATH to a Chromium or Chrome binary.';
@@ -58,4 +61,11 @@ export function ensureChromium({ log = () => {}, env = process.env, install = tr
   }
   const installed = findChromium({ env, candidates });
   return installed ? { path: installed, installed: true } : { error: `apt-get installed chromium but no binary was found.\n${INSTALL_HINT}` };
+}
+
+/** A Chromium launched for this process (found or installed as above); throws saying how to get one. */
+export async function launchChromium({ log = () => {} } = {}) {
+  const found = ensureChromium({ log });
+  if (!found.path) throw new Error(found.error);
+  return chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
 }
