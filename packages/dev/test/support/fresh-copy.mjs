@@ -63,32 +63,38 @@ export function startDev(cwd, env, { timeoutMs = 120_000 } = {}) {
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   // Ctrl-C: SIGINT to the whole group, as a terminal sends it; then wait until none of the group is
   // left (npm may exit before the servers it started have stopped); SIGKILL after 15 s.
-  const groupAlive = () => {
-    try { process.kill(-child.pid, 0); return true; } catch { return false; }
+  const signalGroup = (signal) => {
+    try { process.kill(-child.pid, signal); return true; } catch { return false; } // ESRCH: none left
   };
   const stop = async () => {
-    if (groupAlive()) process.kill(-child.pid, 'SIGINT');
+    signalGroup('SIGINT');
     const killAt = Date.now() + 15_000;
-    while (groupAlive()) {
-      if (Date.now() > killAt) process.kill(-child.pid, 'SIGKILL');
+    while (signalGroup(0)) {
+      if (Date.now() > killAt) signalGroup('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return exited;
   };
   return new Promise((resolve, reject) => {
-    const fail = async (why) => { await stop(); reject(new Error(`npm run dev ${why}:\n${text}`)); };
-    const timer = setTimeout(() => fail(`did not start watching within ${timeoutMs} ms`), timeoutMs);
+    let settled = false;
+    const settle = async (why, started) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (started) return resolve({ ...started, output: () => text, stop });
+      await stop();
+      reject(new Error(`npm run dev ${why}:\n${text}`));
+    };
+    const timer = setTimeout(() => settle(`did not start watching within ${timeoutMs} ms`), timeoutMs);
     const read = (chunk) => {
       text += chunk;
-      if (!/^Watching /m.test(text)) return;
-      clearTimeout(timer);
+      if (settled || !/^Watching /m.test(text)) return;
       const docsUrl = /✔ docs\s+(\S+)/.exec(text)?.[1];
       const mockUrl = /✔ mock\s+(\S+)/.exec(text)?.[1];
-      if (!docsUrl || !mockUrl) fail('printed no docs or mock address');
-      else resolve({ docsUrl, mockUrl, output: () => text, stop });
+      settle('printed no docs or mock address', docsUrl && mockUrl && { docsUrl, mockUrl });
     };
     child.stdout.setEncoding('utf8').on('data', read);
     child.stderr.setEncoding('utf8').on('data', read);
-    exited.then(({ code, signal }) => { clearTimeout(timer); if (!/^Watching /m.test(text)) reject(new Error(`npm run dev exited (${signal ?? code}) before watching:\n${text}`)); });
+    exited.then(({ code, signal }) => settle(`exited (${signal ?? code}) before watching`));
   });
 }
