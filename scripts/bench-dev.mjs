@@ -29,7 +29,7 @@ import { parseDocument } from 'yaml';
 import { chromium } from 'playwright-core';
 import { freePort } from '@cloudapi/mock';
 import { command, parse, positiveInteger } from '@cloudapi/spec/cli';
-import { CHROMIUM_ARGS, INSTALL_HINT, findChromium } from '../packages/docs/test/support/chromium.mjs';
+import { CHROMIUM_ARGS, INSTALL_HINT, findChromium } from '../test-support/chromium.mjs';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const options = parse(command('bench-dev', 'Times each stage of npm run dev from an editor\'s atomic save of a spec file.')

@@ -9,10 +9,9 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { CHROMIUM_ARGS, ensureChromium } from '../../docs/test/support/chromium.mjs';
+import { openBrowser } from '../../../test-support/browser.mjs';
 import { copyRepository, startDev } from './support/fresh-copy.mjs';
 
 const OPERATION = 'getRegion';
@@ -29,15 +28,13 @@ let browser;
 let page;
 
 beforeAll(async () => {
-  const found = ensureChromium();
-  if (found.error) throw new Error(found.error);
   dir = mkdtempSync(path.join(os.tmpdir(), 'dev-live-'));
   copy = path.join(dir, 'repo');
   copyRepository(copy);
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|VITEST|TURBO_)/i.test(key)));
   [dev, browser] = await Promise.all([
     startDev(copy, { ...env, NO_COLOR: '1', PORT: '0', DOCS_PORT: '0', SERVER_PORT: '0', DATA_DIR: path.join(dir, 'data') }),
-    chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true }),
+    openBrowser(),
   ]);
 }, 180_000);
 
