@@ -14,9 +14,11 @@ const ESCAPE = '\u001b';
 const SEQUENCE_START = new Set(['[', 'O']);
 const isSequenceEnd = (char: string) => char >= '@' && char <= '~';
 
-/** Reads one line from a terminal with its echo off; `question` is written to `output` first. */
+/**
+ * Reads one line from a terminal with its echo off; `question` is written to `output` once the echo
+ * is off, so that what is typed (or pasted) as soon as the question shows is never echoed.
+ */
 export function readSecret(input: ReadStream, output: NodeJS.WritableStream, question: string): Promise<string> {
-  output.write(question);
   return new Promise((resolve) => {
     const decoder = new StringDecoder('utf8');
     const wasRaw = input.isRaw;
@@ -49,6 +51,7 @@ export function readSecret(input: ReadStream, output: NodeJS.WritableStream, que
       }
     };
     input.setRawMode(true);
+    output.write(question);
     input.on('data', onData);
     input.resume();
   });
