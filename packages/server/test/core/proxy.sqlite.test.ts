@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReport, runContract } from '@cloudapi/contract';
 import { startMock } from '@cloudapi/mock';
-import { failures, tags } from '../harness/area-contracts.js';
+import { failures, tags, wholeRun } from '../harness/area-contracts.js';
 import { startTestServer, TOKENS } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 
@@ -62,7 +62,7 @@ describe('the mock as a validating proxy in front of the server', () => {
   it(`passes a whole contract-kit run over ${tags.join(', ')} with zero violations`, async () => {
     const logged: string[] = [];
     const proxy = await proxyTo(t.baseUrl, logged);
-    const result = await runContract({ baseUrl: proxy.baseUrl, token: TOKENS.full.token, only: tags, allowDestructive: true, timeoutMs: 60_000 });
+    const result = await runContract(wholeRun(proxy));
     const report = formatReport(result, { verbose: true });
     expect(result.target, report).toBe('implementation');
     expect(failures(result), report).toEqual([]);

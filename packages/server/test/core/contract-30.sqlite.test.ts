@@ -1,6 +1,7 @@
 // The contract kit through the OpenAPI 3.0.3 edition (spec/dist/openapi.3.0.json, `--spec`)
 // against this server: what a 3.0 tool reads of the contract holds too. Same run as
-// contract.test.ts, only the description differs.
+// contract.test.ts, only the description differs. SQLite only: the edition is a form of the
+// document, which the store never sees; contract.test.ts keeps the contract on both engines.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContractKept, tags } from '../harness/area-contracts.js';
