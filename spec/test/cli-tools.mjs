@@ -57,18 +57,38 @@ export function splitJsonValues(text) {
 }
 
 /**
- * Both linters over one file with the given configurations (YAML text, written to `scratch`):
- * { spectral: Spectral's JSON findings, redocly: Redocly's JSON problems }.
+ * Both linters over several files in one run of each, with the given configurations (YAML text,
+ * written to `scratch`): for each file in order, { spectral: Spectral's JSON findings, redocly:
+ * Redocly's JSON problems }. One run per tool, as the CLIs lint several files each on their own.
  */
-export async function lintReports(file, scratch, { spectralRuleset, redoclyConfig }) {
+export async function lintReportsOf(files, scratch, { spectralRuleset, redoclyConfig }) {
   writeFileSync(path.join(scratch, 'spectral.yaml'), spectralRuleset);
   writeFileSync(path.join(scratch, 'redocly.yaml'), redoclyConfig);
   const [spectral, redocly] = await Promise.all([
-    runTool('@stoplight/spectral-cli', 'spectral', ['lint', file, '--ruleset', path.join(scratch, 'spectral.yaml'), '--format=json', '--quiet', '--fail-severity=error'], { cwd: scratch }),
-    runTool('@redocly/cli', 'redocly', ['lint', file, '--format=json', '--max-problems=10000', `--config=${path.join(scratch, 'redocly.yaml')}`], { cwd: scratch }),
+    runTool('@stoplight/spectral-cli', 'spectral', ['lint', ...files, '--ruleset', path.join(scratch, 'spectral.yaml'), '--format=json', '--quiet', '--fail-severity=error'], { cwd: scratch }),
+    runTool('@redocly/cli', 'redocly', ['lint', ...files, '--format=json', '--max-problems=10000', `--config=${path.join(scratch, 'redocly.yaml')}`], { cwd: scratch }),
   ]);
   const spectralReport = spectral.stdout.trim() ? splitJsonValues(spectral.stdout)[0] : [];
-  const [redoclyReport] = splitJsonValues(redocly.stdout);
-  if (!Array.isArray(spectralReport) || !redoclyReport) throw new Error(`a linter produced no report:\n${spectral.stderr}\n${redocly.stderr}`);
-  return { spectral: spectralReport, redocly: redoclyReport.problems };
+  // Redocly writes one report per file, in the order of the files.
+  const redoclyReports = splitJsonValues(redocly.stdout);
+  if (!Array.isArray(spectralReport) || redoclyReports.length !== files.length) {
+    throw new Error(`a linter produced no report for every file:\n${spectral.stderr}\n${redocly.stderr}`);
+  }
+  return files.map((file, i) => ({
+    spectral: spectralReport.filter((finding) => path.resolve(scratch, finding.source) === path.resolve(scratch, file)),
+    redocly: redoclyReports[i].problems,
+  }));
+}
+
+/**
+ * `(file) => its report` (as lintReportsOf) for test cases that each read one of `files`: the
+ * first call lints them all in one run of each tool, the others share that run.
+ */
+export function lintOnce(files, scratch, configs) {
+  let run;
+  return async (file) => {
+    if (!files.includes(file)) throw new Error(`${file} is not one of the files linted together`);
+    run ??= lintReportsOf(files, scratch, configs);
+    return (await run)[files.indexOf(file)];
+  };
 }

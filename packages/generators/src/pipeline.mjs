@@ -1,7 +1,8 @@
 // The whole check: every generator over the document, then its output compiled and checked
 // (src/check.mjs), `parallel` generators at a time. A generator's output is compiled as soon as
 // it is written, on its lane's worker thread, so generation and compilation overlap on the two
-// cores, and each thread parses the standard library once.
+// cores, and each thread parses the standard library once. Several checks in one process (a test
+// file's documents) can share the threads through startCheckers(), so each parses it once in all.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,12 +11,16 @@ import { GENERATORS, generateOne, versionOf } from './generate.mjs';
 
 const checkWorker = new URL('./check-worker.mjs', import.meta.url);
 
-/** A worker thread of src/check-worker.mjs; `check` sends it one output at a time. */
+/**
+ * A worker thread of src/check-worker.mjs; `check` sends it one output at a time, queueing calls
+ * that come while it is busy (the thread answers its messages in order, one by one).
+ */
 function startChecker() {
   const worker = new Worker(checkWorker);
   let failure = null;
+  let last = Promise.resolve();
   worker.on('error', (error) => { failure = error; });
-  const check = (document, generator, files, dir) => new Promise((resolve, reject) => {
+  const send = (document, generator, files, dir) => new Promise((resolve, reject) => {
     if (failure) { reject(failure); return; }
     const onExit = (code) => reject(failure ?? new Error(`the check of ${generator} exited ${code}`));
     worker.once('exit', onExit);
@@ -26,7 +31,21 @@ function startChecker() {
     });
     worker.postMessage({ document, generator, files, dir });
   });
+  const check = (...args) => {
+    const result = last.then(() => send(...args));
+    last = result.catch(() => {});
+    return result;
+  };
   return { check, stop: () => worker.terminate() };
+}
+
+/**
+ * `count` checker threads to pass to several checkGenerators() calls (`checkers`), so that each
+ * thread loads TypeScript and parses the standard library once for all of them; `stop()` ends them.
+ */
+export function startCheckers(count = Math.min(2, os.availableParallelism())) {
+  const checkers = Array.from({ length: count }, startChecker);
+  return { checkers, stop: () => Promise.all(checkers.map((checker) => checker.stop())) };
 }
 
 /**
@@ -37,17 +56,19 @@ function startChecker() {
 
 /**
  * Generates with every generator (`names`, all by default) into `dir` and checks each output.
+ * `checkers` (from startCheckers(), left running) replace the threads it would start and stop itself;
+ * lane i checks on checkers[i % checkers.length].
  * @param {any} document @param {string} dir
  * @returns {Promise<Record<string, GeneratorResult>>} in the order of `names`
  */
-export async function checkGenerators(document, dir, { names = Object.keys(GENERATORS), parallel = Math.min(2, os.availableParallelism()) } = {}) {
+export async function checkGenerators(document, dir, { names = Object.keys(GENERATORS), parallel = Math.min(2, os.availableParallelism()), checkers } = {}) {
   const input = path.join(dir, 'openapi.json');
   writeFileSync(input, JSON.stringify(document));
   const results = {};
   const queue = [...names];
   // Each lane runs its generators one after the other, checking each output on its own thread.
-  const lane = async () => {
-    const checker = startChecker();
+  const lane = async (index) => {
+    const checker = checkers ? checkers[index % checkers.length] : startChecker();
     try {
       for (let name = queue.shift(); name; name = queue.shift()) {
         const generated = await generateOne(name, input, dir);
@@ -58,10 +79,10 @@ export async function checkGenerators(document, dir, { names = Object.keys(GENER
         results[name] = { ...base, checkMs: Date.now() - started, ...checked };
       }
     } finally {
-      await checker.stop();
+      if (!checkers) await checker.stop();
     }
   };
-  await Promise.all(Array.from({ length: parallel }, lane));
+  await Promise.all(Array.from({ length: parallel }, (_, index) => lane(index)));
   return Object.fromEntries(names.map((name) => [name, results[name]]));
 }
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '@cloudapi/spec/bundle';
 import { PROBED } from '../src/check.mjs';
 import { GENERATORS } from '../src/generate.mjs';
-import { checkGenerators, summary } from '../src/pipeline.mjs';
+import { checkGenerators, startCheckers, summary } from '../src/pipeline.mjs';
 
 const bundle = loadBundle();
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,7 +21,13 @@ const probed = PROBED;
 const dirs = [];
 // Inside the package, so the generated code resolves its runtime imports (zod, @oazapfts/runtime).
 const scratch = (prefix) => { const dir = mkdtempSync(path.join(packageDir, `.generated-${prefix}-`)); dirs.push(dir); return dir; };
-afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+// One pair of checker threads for every document of the file: each loads TypeScript and the
+// standard library once.
+const pool = startCheckers();
+afterAll(async () => {
+  await pool.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 const string = { type: 'string', description: 'A value.' };
 const thing = { type: 'object', required: ['name'], properties: { name: string } };
@@ -38,7 +44,7 @@ describe('the bundle through every generator', () => {
   let results;
   const started = Date.now();
   beforeAll(async () => {
-    results = await checkGenerators(bundle, scratch('bundle'));
+    results = await checkGenerators(bundle, scratch('bundle'), { checkers: pool.checkers });
     console.log(`generators on the bundle (${Math.round((Date.now() - started) / 1000)} s):\n${summary(results).join('\n')}`);
   }, 600_000);
 
@@ -115,9 +121,9 @@ describe('the check (it can fail)', () => {
   let uncompiled;
   beforeAll(async () => {
     [collapsed, crashed, uncompiled] = await Promise.all([
-      checkGenerators(collapsing, scratch('control'), { names: probed, parallel: 1 }),
-      checkGenerators(plusNames, scratch('plus-names'), { names: ['typed-openapi'], parallel: 1 }),
-      checkGenerators(nullInEnum, scratch('null-enum'), { names: ['openapi-zod-client'], parallel: 1 }),
+      checkGenerators(collapsing, scratch('control'), { names: probed, parallel: 1, checkers: pool.checkers.slice(0, 1) }),
+      checkGenerators(plusNames, scratch('plus-names'), { names: ['typed-openapi'], parallel: 1, checkers: pool.checkers.slice(1) }),
+      checkGenerators(nullInEnum, scratch('null-enum'), { names: ['openapi-zod-client'], parallel: 1, checkers: pool.checkers.slice(1) }),
     ]);
   }, 600_000);
 
