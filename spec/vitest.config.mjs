@@ -4,5 +4,5 @@ import { defineConfig } from 'vitest/config';
 // linters; on a loaded two-core machine (npm test runs every package at once) that takes
 // seconds, well past Vitest's 5 s default.
 export default defineConfig({
-  test: { testTimeout: 60_000, hookTimeout: 180_000 },
+  test: { isolate: false, testTimeout: 60_000, hookTimeout: 180_000 },
 });

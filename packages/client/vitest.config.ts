@@ -6,6 +6,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   define: { __CLIENT_VERSION__: JSON.stringify(version) },
   test: {
+    isolate: false,
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 90_000,

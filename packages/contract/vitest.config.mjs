@@ -9,5 +9,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'], exclude: ['test/consumer/**', 'node_modules/**'], testTimeout: 120_000, hookTimeout: 300_000,
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    isolate: false,
   },
 });

@@ -4,6 +4,7 @@ export default defineConfig({
   // Quiet Vite's notes about the workflow parser's source maps (its sources are not published).
   logLevel: 'error',
   test: {
+    isolate: false,
     // One Chromium for the browser tests of the run (test-support/chromium-setup.mjs).
     globalSetup: ['../../test-support/chromium-setup.mjs'],
     testTimeout: 30_000,

@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    isolate: false,
     include: ['test/**/*.test.ts'],
     // test/consumer is the sample consumer's own suite, run from the tarballs by test/consumer.test.ts.
     exclude: ['**/node_modules/**', 'test/consumer/**'],

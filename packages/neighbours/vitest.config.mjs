@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // take a while on a loaded two-core machine.
 export default defineConfig({
   test: {
+    isolate: false,
     globalSetup: ['test/global-setup.mjs'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
