@@ -39,7 +39,7 @@ beforeAll(async () => {
   if (install.code !== 0) throw new Error(said('npm install of the tarballs', install));
   await provideSqliteBinding(app, (command, args, cwd) => exec(command, args, cwd, {}, 600_000));
 
-  server = spawn('npx', ['--no-install', 'cloudapi-server', '--port', '0'], { cwd: app, env: { ...env(), TRANSITION_MS: '0', DATA_DIR: path.join(scratch, 'data'), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn('npx', ['--no-install', 'cloudapi-server', '--port', '0'], { cwd: app, env: { ...env(), TRANSITION_MS: '0', DATA_DIR: path.join(scratch, 'data'), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`cloudapi-server did not start in 60 s:\n${output}`)), 60_000);
@@ -55,11 +55,24 @@ beforeAll(async () => {
   });
 }, 600_000);
 
+/** Whether a process of the group is left. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 afterAll(async () => {
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
+    // The whole group: npx runs the server as a child of its own, which a signal to npx alone leaves running.
+    process.kill(-server.pid!, 'SIGTERM');
     await exited;
+    for (let tries = 0; groupAlive(server.pid!) && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(groupAlive(server.pid!), 'the server npx started is still running after SIGTERM').toBe(false);
   }
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
