@@ -138,6 +138,6 @@ export function line(r) {
 export async function harnessPostgres() {
   const { build } = await import('tsup');
   const outDir = path.join(packageDir, 'node_modules/.cache/bench-harness');
-  await build({ entry: { postgres: path.join(packageDir, 'test/harness/postgres.ts') }, outDir, format: ['esm'], target: 'node20', platform: 'node', config: false, silent: true, dts: false, sourcemap: false });
-  return import(pathToFileURL(path.join(outDir, 'postgres.js')).href);
+  await build({ entry: { postgres: path.join(packageDir, 'test/harness/postgres.ts') }, outDir, format: ['esm'], target: 'node20', platform: 'node', config: false, silent: true, dts: false, sourcemap: false, skipNodeModulesBundle: true, outExtension: () => ({ js: '.mjs' }) });
+  return import(pathToFileURL(path.join(outDir, 'postgres.mjs')).href);
 }
