@@ -46,7 +46,10 @@ describe('stopping', () => {
       expect(result.abort).toMatch(/the deadline of 3 s was reached \(--deadline\)/);
       expect(result.exitCode).toBe(2);
       expect(result.cleanup.removed.length).toBeGreaterThan(0);
-      expect(fake.stored()['/volumes/{volumeId}']).toEqual([]);
+      // Whatever the run had created when the deadline came (on a loaded machine, maybe no volume
+      // yet): something, and none of it left behind.
+      expect(Object.keys(fake.stored()).length).toBeGreaterThan(0);
+      expect(Object.entries(fake.stored()).filter(([, items]) => items.length > 0), 'left behind').toEqual([]);
       expect(result.operations.filter((op) => /not reached: the deadline/.test(op.unproven ?? '')).length).toBeGreaterThan(0);
     });
   });
