@@ -31,28 +31,39 @@ export function compareVersions(a, b) {
 }
 
 /**
+ * The list under `key` in a JSON file of the releases folder, with the file's path; an empty list
+ * when the file does not exist. Not JSON, or no list there, is an error naming the file.
+ * @param {string} specDir @param {string} name @param {string} key
+ * @returns {{ file: string, list: any[] }}
+ */
+function readListFile(specDir, name, key) {
+  const file = path.join(releasesDir(specDir), name);
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return { file, list: [] };
+    throw error;
+  }
+  /** @type {unknown} */
+  let list;
+  try {
+    list = JSON.parse(text)[key];
+  } catch (error) {
+    throw new ReleaseRecordError(`${file} is not valid JSON: ${/** @type {Error} */ (error).message}`);
+  }
+  if (!Array.isArray(list)) throw new ReleaseRecordError(`${file}: "${key}" must be a list`);
+  return { file, list };
+}
+
+/**
  * The recorded releases, oldest first; none when the folder has no index. A malformed index is
  * an error naming the file and the field.
  * @param {string} specDir
  * @returns {Release[]}
  */
 export function readReleases(specDir) {
-  const file = path.join(releasesDir(specDir), RELEASES_INDEX);
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return [];
-    throw error;
-  }
-  /** @type {unknown} */
-  let list;
-  try {
-    list = JSON.parse(text).releases;
-  } catch (error) {
-    throw new ReleaseRecordError(`${file} is not valid JSON: ${/** @type {Error} */ (error).message}`);
-  }
-  if (!Array.isArray(list)) throw new ReleaseRecordError(`${file}: "releases" must be a list`);
+  const { file, list } = readListFile(specDir, RELEASES_INDEX, 'releases');
   list.forEach((release, i) => {
     for (const field of ['version', 'commit', 'bundle']) {
       if (typeof release?.[field] !== 'string') throw new ReleaseRecordError(`${file}: releases[${i}].${field} must be a string`);
@@ -88,21 +99,7 @@ export const ACCEPTED_BREAKING = 'accepted-breaking.json';
 
 /** @param {string} specDir @returns {AcceptedBreaking[]} */
 export function readAcceptedBreaking(specDir) {
-  const file = path.join(releasesDir(specDir), ACCEPTED_BREAKING);
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return [];
-    throw error;
-  }
-  let list;
-  try {
-    list = JSON.parse(text).accepted;
-  } catch (error) {
-    throw new ReleaseRecordError(`${file} is not valid JSON: ${/** @type {Error} */ (error).message}`);
-  }
-  if (!Array.isArray(list)) throw new ReleaseRecordError(`${file}: "accepted" must be a list`);
+  const { file, list } = readListFile(specDir, ACCEPTED_BREAKING, 'accepted');
   list.forEach((entry, i) => {
     for (const field of ['since', 'code', 'field', 'message', 'reason']) {
       if (typeof entry?.[field] !== 'string') throw new ReleaseRecordError(`${file}: accepted[${i}].${field} must be a string`);
