@@ -22,6 +22,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.postgres.test.ts'],
           env: { CLOUDAPI_TEST_ENGINE: 'sqlite' },
+          globalSetup: ['test/harness/global-temp.ts'],
         },
       },
       {
@@ -32,7 +33,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/**/*.sqlite.test.ts'],
           env: { CLOUDAPI_TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/harness/global-postgres.ts'],
+          globalSetup: ['test/harness/global-temp.ts', 'test/harness/global-postgres.ts'],
         },
       },
     ],

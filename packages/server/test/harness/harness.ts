@@ -35,8 +35,9 @@ export const TOKENS = {
 } as const;
 export type TokenName = keyof typeof TOKENS;
 
+/** A new folder inside the run's temp folder (global-temp.ts), which the run's end removes. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(path.join(os.tmpdir(), `cloudapi-server-${prefix}-`));
+  return mkdtempSync(path.join(inject('tempRoot') ?? os.tmpdir(), `cloudapi-server-${prefix}-`));
 }
 
 export function writeTokensFile(dir: string, entries: object[] = Object.values(TOKENS)): string {
