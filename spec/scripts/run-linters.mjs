@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatPointer } from '../lib/json-pointer.mjs';
+import { shareSpectralAjv } from './spectral-ajv.mjs';
 import { startWorker } from './worker-rpc.mjs';
 
 const require = createRequire(import.meta.url);
@@ -38,6 +39,7 @@ export async function createLinters({ specDir: dir = specDir } = {}) {
   const { createHttpAndFileResolver } = require('@stoplight/spectral-ref-resolver');
   const { bundleAndLoadRuleset } = require('@stoplight/spectral-ruleset-bundler/with-loader');
   const { fetch } = require('@stoplight/spectral-runtime');
+  shareSpectralAjv(); // every lint compiled the same schemas again (spectral-ajv.mjs)
   const root = path.resolve(dir);
   let redoclyConfig = null;
   let resolver = null;
