@@ -122,7 +122,7 @@ export async function startDevLoop({
     bundled = true;
     log(stageLine('bundle', since, '✔ bundled (spec/dist is written when you pause)'));
     if (!isCurrent(run)) return;
-    await preview.afterBundle(result, since, run);
+    await preview.afterBundle(result, since, run, linted);
     const shown = await linted;
     if (isCurrent(run)) whenIdle(since, run, shown);
   }

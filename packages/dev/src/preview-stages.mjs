@@ -16,6 +16,10 @@ import { writeAtomically } from '@cloudapi/spec/files';
 import { indent, plural, stageLine } from './lines.mjs';
 import { buildDocs, logTail, mockServesNewDocument } from './stages.mjs';
 
+// Longest the open pages and the breaking-change report wait for the lint of the change (a focused
+// lint takes about 0.1 s; a whole-spec one, seconds, which they do not wait for).
+export const LINT_FIRST_MS = 300;
+
 /**
  * @param {object} options see startDevLoop(); `builder` is the bundle worker, `show` names a
  *   spec file for the messages, `isCurrent(run)` says no newer save came
@@ -78,14 +82,20 @@ export function createPreviewStages({
       site = { version: live ? live.publishDocs(await builder.call('docs'), { pageHasIt: upToDate }) : null, current: upToDate };
     },
 
-    /** The stages of a new bundle; `mockJson` is the mock's document. */
-    async afterBundle({ mockJson }, since, run) {
+    /**
+     * The stages of a new bundle; `mockJson` is the mock's document. The mock reloads at once;
+     * the pages and the breaking-change report wait for `lintDone` (the lint of the change), or
+     * at most LINT_FIRST_MS: on two cores, a page re-rendering and the worker comparing with
+     * HEAD would take the CPU the lint line needs, and the designer reads that line first.
+     */
+    async afterBundle({ mockJson }, since, run, lintDone = Promise.resolve()) {
       site.current = false;
       distStale = true;
       const stages = [];
       if (mock && mockDocument) stages.push(reloadMock(mockJson, since, run));
-      if (live) stages.push(sendDocs(since, run));
-      stages.push(reportBreaking(since, run));
+      const lintFirst = Promise.race([lintDone, new Promise((resolve) => { setTimeout(resolve, LINT_FIRST_MS).unref(); })]);
+      if (live) stages.push(lintFirst.then(() => sendDocs(since, run)));
+      stages.push(lintFirst.then(() => reportBreaking(since, run)));
       const outcome = await Promise.allSettled(stages);
       for (const failed of outcome.filter((o) => o.status === 'rejected')) log(`  ✖ ${failed.reason?.stack ?? failed.reason}`);
     },

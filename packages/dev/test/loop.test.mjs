@@ -19,6 +19,7 @@ import { deriveMockDocument } from '@cloudapi/mock/derive';
 import { createBundler } from '@cloudapi/spec/bundler';
 import { writeAtomically } from '@cloudapi/spec/files';
 import { startDevLoop } from '../src/index.mjs';
+import { LINT_FIRST_MS } from '../src/preview-stages.mjs';
 import { writeSplitSpec } from './support/fixture.mjs';
 
 const LIMIT_MS = 120_000;
@@ -115,6 +116,8 @@ describe('npm run dev, tried as a designer would', () => {
     expect(stages.mock.ok, said).toBe(true);
     expect(stages.docs.ok, said).toBe(true);
     expect(said).toMatch(/docs .*✔ sent to 0 open pages at http:/);
+    // The lint line first: the pages and the comparison with HEAD wait for it (or LINT_FIRST_MS).
+    for (const stage of ['docs', 'breaking']) expect(stages[stage].ms, said).toBeGreaterThanOrEqual(Math.min(stages.lint.ms, stages.bundle.ms + LINT_FIRST_MS));
     const widget = await (await fetch(`${apiUrl}/widgets/7`)).json();
     expect(widget.site_type).toBe('rooftop');
     const sent = await (await fetch(new URL('_live/docs.json', docs.url))).json();
