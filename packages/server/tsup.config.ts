@@ -35,10 +35,11 @@ export default defineConfig([
     target: 'node20',
     platform: 'node',
     sourcemap: true,
-    // The engine's files are the other build's.
+    // The engine's bundle is the other build's (kept when this one cleans dist).
     clean: ['!engine.*'],
-    // Declarations for the library entry only (the command line has no API).
-    dts: { entry: 'src/index.ts' },
+    // Declarations for the library and the browser engine (the command line has no API), both
+    // here: one TypeScript program for the two, not one per build (about 9 CPU-seconds less).
+    dts: { entry: { index: 'src/index.ts', engine: 'src/engine.ts' } },
     noExternal: [/^(?!better-sqlite3$|better-sqlite3-napi$|@cloudapi\/sqlite-node20$|pg$|pg-native$)/],
     banner: { js: commonJsGlobals },
   },
@@ -49,7 +50,7 @@ export default defineConfig([
     platform: 'browser',
     sourcemap: false,
     clean: false,
-    dts: { entry: { engine: 'src/engine.ts' } },
+    dts: false, // the first build writes dist/engine.d.ts
     // fast-json-stringify reads `process.versions` when it loads (only to choose fast paths of
     // newer Node versions): bundled here with those reads answered as on a runtime that is not
     // Node, with the CommonJS modules it requires (Ajv among them).
