@@ -29,6 +29,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await shared?.context.close();
   await browser?.close();
   await server?.stop();
 });
@@ -66,6 +67,25 @@ async function checkOffline(url, check) {
   }
 }
 
+/**
+ * The page the shorter checks share, opened offline on first use: each check leaves it as a
+ * reader could, and the page must still have fetched nothing and logged no error after it. A
+ * check that fails closes it, so that the next one starts on a fresh page.
+ */
+let shared = null;
+async function checkOnSharedPage(check) {
+  shared ??= await openOffline(server.url);
+  try {
+    await check(shared.page);
+    expect(shared.attempted, 'requests the page made').toEqual([]);
+    expect(shared.errors, 'console errors').toEqual([]);
+  } catch (error) {
+    await shared.context.close();
+    shared = null;
+    throw error;
+  }
+}
+
 const normalize = (text) => text.replace(/\s+/g, ' ').trim();
 const MENU = '[data-component-name="Menu/Menu"]';
 const CODE_BLOCK = '[data-component-name="CodeBlock/CodeBlock"]';
@@ -90,21 +110,34 @@ async function openMenuEntries({ menu, tags }) {
   return entries;
 }
 
-// Runs in the page: goes to each address and returns its section's heading and curl sample.
+// Runs in the page: brings in each operation's section as a reader does, in the menu's order, and
+// returns its heading and curl sample. Redoc renders a section when the reader reaches it: an
+// operation whose section the page does not hold yet (the first of each tag) is reached through
+// its menu address, the next ones by scrolling down to them (each address would cost the page
+// as much again as the section itself).
 async function renderOperations({ ids, codeBlock }) {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
   const results = [];
   for (const id of ids) {
-    location.hash = `#/${id}`;
     const started = performance.now();
     let result = null;
+    let reached = 'scrolling';
     while (!result) {
       const section = document.getElementById(id);
       const heading = section?.querySelector('h2');
       const curl = section && [...section.querySelectorAll(codeBlock)].find((c) => c.textContent.includes('curl'));
-      if (heading && curl) result = { heading: heading.textContent.trim(), curl: curl.textContent };
+      if (heading && curl) result = { heading: heading.textContent.trim(), curl: curl.textContent, reached };
       else if (performance.now() - started > 10_000) result = { error: section ? 'no curl sample within 10 s' : 'not rendered within 10 s' };
-      else await frame();
+      else {
+        // The section, or the placeholder Redoc holds for it until it is scrolled to.
+        const place = section ?? document.querySelector(`[data-section-id="/${CSS.escape(id)}"]`);
+        if (place) place.scrollIntoView({ block: 'start' });
+        else if (location.hash !== `#/${id}`) {
+          location.hash = `#/${id}`;
+          reached = 'menu address';
+        }
+        await frame();
+      }
     }
     results.push(result);
   }
@@ -148,50 +181,22 @@ describe('the documentation page in Chromium, offline', () => {
         else problems.push(`${where}: no menu entry`);
         return { op, where, id: entry?.href.slice(2) };
       }).filter((e) => e.id);
-      // Each operation's page, reached through its menu address: its heading and its curl sample.
-      const rendered = await page.evaluate(renderOperations, { ids: expected.map((e) => e.id), codeBlock: CODE_BLOCK });
-      for (const [i, { op, where }] of expected.entries()) {
-        const shown = rendered[i];
+      // Each operation's section, reached from the menu in its order: its heading and its curl sample.
+      const inMenuOrder = entries.filter((e) => e.used).map((e) => e.href.slice(2));
+      const rendered = Object.fromEntries((await page.evaluate(renderOperations, { ids: inMenuOrder, codeBlock: CODE_BLOCK })).map((shown, i) => [inMenuOrder[i], shown]));
+      for (const { op, where, id } of expected) {
+        const shown = rendered[id];
         if (shown.error) problems.push(`${where}: ${shown.error}`);
         else if (shown.heading !== op.operation.summary) problems.push(`${where}: heading reads "${shown.heading}"`);
         else if (!normalize(shown.curl).includes(normalize(curlSample(bundle, op)))) problems.push(`${where}: curl sample differs:\n${shown.curl}`);
       }
       expect(problems).toEqual([]);
-      expect(rendered).toHaveLength(allOperations.length);
+      expect(Object.keys(rendered)).toHaveLength(allOperations.length);
+      // Both ways in were taken: a menu address (into each tag) and scrolling (within it).
+      expect(new Set(Object.values(rendered).map((shown) => shown.reached))).toEqual(new Set(['menu address', 'scrolling']));
       await page.screenshot({ path: path.join(resultsDir, 'docs-operation-curl.png') });
     });
   }, 300_000);
-
-  it('switches an operation to its @cloudapi/client sample and links the downloadable bundle', async () => {
-    const op = allOperations.find((o) => o.operation.requestBody) ?? allOperations[0];
-    await checkOffline(server.url, async (page) => {
-      const section = await openOperation(page, op);
-      await section.locator(CODE_BLOCK, { hasText: 'curl' }).first().waitFor();
-      await section.getByRole('button', { name: 'curl', exact: true }).first().click();
-      await page.getByRole('menuitem', { name: '@cloudapi/client' }).first().click();
-      const sample = section.locator(CODE_BLOCK, { hasText: 'createClient' }).first();
-      expect(normalize(await sample.textContent())).toContain(normalize(clientSample(bundle, op)));
-      await page.screenshot({ path: path.join(resultsDir, 'docs-operation-client.png') });
-
-      await page.goto(`${server.url}#/`);
-      for (const file of ['openapi.yaml', 'openapi.json', 'openapi.3.0.yaml', 'openapi.3.0.json', 'cloudapi.postman_collection.json']) {
-        expect(await page.locator(`a[href="${file}"]`).count(), `a download link to ${file}`).toBeGreaterThan(0);
-      }
-      await page.screenshot({ path: path.join(resultsDir, 'docs-home.png') });
-    });
-  }, 60_000);
-
-  it('shows a list\'s X-Filter header with its filter schema, not as any', async () => {
-    const op = allOperations.find((o) => o.operation.operationId === 'listVolumes');
-    await checkOffline(server.url, async (page) => {
-      const section = await openOperation(page, op);
-      // The schema's title and the header's description show only when Redoc resolved the schema.
-      await section.getByText('X-Filter of listVolumes').first().waitFor({ timeout: 10_000 });
-      await section.getByText('Filters and orders the list').first().waitFor({ timeout: 10_000 });
-      await section.getByText('X-Filter of listVolumes').first().scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(resultsDir, 'docs-x-filter.png') });
-    });
-  }, 60_000);
 
   // Runs in the page: the words of the title that a line break splits or that stick out of it.
   function titleWordProblems() {
@@ -219,7 +224,7 @@ describe('the documentation page in Chromium, offline', () => {
     ...Array.from({ length: 41 }, (_, i) => 1250 + i), 2560, 3840])].sort((a, b) => a - b);
 
   it('wraps the title between words at every width from 1024 px up', async () => {
-    await checkOffline(server.url, async (page) => {
+    await checkOnSharedPage(async (page) => {
       await page.locator('[data-component-name="Typography/H1"]').first().waitFor();
       const problems = [];
       for (const width of TITLE_WIDTHS) {
@@ -234,16 +239,50 @@ describe('the documentation page in Chromium, offline', () => {
   }, 120_000);
 
   it('would catch a title split mid-word (negative control)', async () => {
-    await checkOffline(server.url, async (page) => {
+    await checkOnSharedPage(async (page) => {
       const title = page.locator('[data-component-name="Typography/H1"]').first();
       await title.waitFor();
       await page.setViewportSize({ width: 1280, height: 900 });
-      await title.evaluate((element) => {
-        element.style.setProperty('overflow-wrap', 'anywhere', 'important');
-        element.style.setProperty('word-break', 'break-all', 'important');
-        element.style.setProperty('font-size', '48px', 'important');
-      });
+      const splitting = { 'overflow-wrap': 'anywhere', 'word-break': 'break-all', 'font-size': '48px' };
+      await title.evaluate((element, style) => {
+        for (const [name, value] of Object.entries(style)) element.style.setProperty(name, value, 'important');
+      }, splitting);
       expect((await page.evaluate(titleWordProblems)).join('\n')).toMatch(/is split over \d lines/);
+      // The page as it was, for the next check.
+      await title.evaluate((element, names) => { for (const name of names) element.style.removeProperty(name); }, Object.keys(splitting));
+      expect(await page.evaluate(titleWordProblems)).toEqual([]);
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    });
+  }, 60_000);
+
+  it('switches an operation to its @cloudapi/client sample and links the downloadable bundle', async () => {
+    const op = allOperations.find((o) => o.operation.requestBody) ?? allOperations[0];
+    await checkOnSharedPage(async (page) => {
+      const section = await openOperation(page, op);
+      await section.locator(CODE_BLOCK, { hasText: 'curl' }).first().waitFor();
+      await section.getByRole('button', { name: 'curl', exact: true }).first().click();
+      await page.getByRole('menuitem', { name: '@cloudapi/client' }).first().click();
+      const sample = section.locator(CODE_BLOCK, { hasText: 'createClient' }).first();
+      expect(normalize(await sample.textContent())).toContain(normalize(clientSample(bundle, op)));
+      await page.screenshot({ path: path.join(resultsDir, 'docs-operation-client.png') });
+
+      await page.goto(`${server.url}#/`);
+      for (const file of ['openapi.yaml', 'openapi.json', 'openapi.3.0.yaml', 'openapi.3.0.json', 'cloudapi.postman_collection.json']) {
+        expect(await page.locator(`a[href="${file}"]`).count(), `a download link to ${file}`).toBeGreaterThan(0);
+      }
+      await page.screenshot({ path: path.join(resultsDir, 'docs-home.png') });
+    });
+  }, 60_000);
+
+  it('shows a list\'s X-Filter header with its filter schema, not as any', async () => {
+    const op = allOperations.find((o) => o.operation.operationId === 'listVolumes');
+    await checkOnSharedPage(async (page) => {
+      const section = await openOperation(page, op);
+      // The schema's title and the header's description show only when Redoc resolved the schema.
+      await section.getByText('X-Filter of listVolumes').first().waitFor({ timeout: 10_000 });
+      await section.getByText('Filters and orders the list').first().waitFor({ timeout: 10_000 });
+      await section.getByText('X-Filter of listVolumes').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(resultsDir, 'docs-x-filter.png') });
     });
   }, 60_000);
 

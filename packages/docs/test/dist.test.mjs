@@ -24,6 +24,11 @@ describe('the built site', () => {
     expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
   });
 
+  it('has a <base> in its head that names no URL (Redoc\'s router looks one up for every link; without it the lookup walks the page)', () => {
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head.match(/<base\b[^>]*>/g)).toEqual(['<base target="_self">']);
+  });
+
   it('inlines Redoc and names no CDN or remote asset in its markup', () => {
     expect(cdnReferences(html)).toEqual([]);
     const markup = html.replace(/<script type="module">[\s\S]*?<\/script>/g, '');

@@ -114,7 +114,10 @@ describe('npm start (scripts/start.mjs)', () => {
     const [docsPort, mockPort, serverPort] = [await freePort(), await freePort(), await freePort()];
     const run = start({ DOCS_PORT: String(docsPort), PORT: String(mockPort), SERVER_PORT: String(serverPort), ALLOWED_HOSTS: 'docs.example' }, ['--watch']);
     try {
-      await run.waitFor(/Watching spec/, 120_000);
+      // The live channel is the docs server's from its start: no need to wait for the designer
+      // loop, which is still starting (its linters, the bundle of HEAD) when Ctrl-C stops it below.
+      // A whole session, the loop's start and stop included, is packages/dev/test/live.test.mjs.
+      await run.waitFor(/Ctrl-C stops everything\./);
       const events = `http://127.0.0.1:${docsPort}/_live/events`;
       const own = { host: `127.0.0.1:${docsPort}`, origin: `http://127.0.0.1:${docsPort}`, 'sec-fetch-site': 'same-origin' };
       const heard = await firstChunk(events, own);
