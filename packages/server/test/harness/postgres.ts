@@ -186,7 +186,11 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Running
         if (child.exitCode === null) {
           const exited = new Promise((resolve) => child.once('exit', resolve));
           child.kill('SIGINT'); // fast shutdown
-          await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+          // The timer is cleared once postgres has exited: left running, it kept the test run's
+          // process alive for its full 10 s after every run of the postgres project.
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, 10_000); })]);
+          clearTimeout(timer);
           if (child.exitCode === null) child.kill('SIGKILL');
         }
         rmSync(root, { recursive: true, force: true });
