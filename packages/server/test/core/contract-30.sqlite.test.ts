@@ -4,7 +4,7 @@
 // document, which the store never sees; contract.test.ts keeps the contract on both engines.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContractKept, tags } from '../harness/area-contracts.js';
+import { expectContractKept, tags, wholeRun } from '../harness/area-contracts.js';
 import { startTestServer } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 
@@ -20,5 +20,7 @@ describe('contract kit through the 3.0 edition', () => {
   it(`keeps the contract over ${tags.join(', ')} read as OpenAPI 3.0.3`, async () => {
     const { result, report } = await expectContractKept(t, { spec: spec30 });
     expect(result.coverage.selected, report).toBe(128);
+    // The run read the 3.0 edition (the harness hands the kit the document it loaded).
+    expect(wholeRun(t, spec30).document.openapi).toBe('3.0.3');
   });
 });

@@ -7,6 +7,7 @@ import { createClient, readRateLimit } from '@cloudapi/client';
 import { formatReport, runContract } from '@cloudapi/contract';
 import type { RetryEvent } from '@cloudapi/client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { kitDocument } from '../harness/area-contracts.js';
 import { spawnServer, startTestServer, tempDir, TOKENS, writeTokensFile } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 
@@ -90,7 +91,7 @@ describe('fault injection', () => {
 
   it('a contract kit run with seeded faults names which failures were injected', async () => {
     const { server } = await serve({ faults: '503=0.5,seed=2,ops=listRegions', rateLimit: '1000/60s' });
-    const result: KitResult = await runContract({ baseUrl: server.baseUrl, token: TOKENS.full.token, only: ['Regions'], examples: 0, timeoutMs: 20_000 });
+    const result: KitResult = await runContract({ baseUrl: server.baseUrl, token: TOKENS.full.token, only: ['Regions'], examples: 0, timeoutMs: 20_000, document: kitDocument() });
     const failed = result.operations.flatMap((op) => op.requests.flatMap((r) => r.checks.filter((c) => c.outcome === 'fail').map((c) => ({ op: op.operationId, url: r.url, label: r.label, ...c }))));
     expect(failed.length).toBeGreaterThan(0);
     // Every failure is one the server injected into GET /regions (listRegions, also asked by

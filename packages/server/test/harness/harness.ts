@@ -12,6 +12,7 @@ import { startServer } from '../../src/server.js';
 import type { RunningServer, ServerOptions } from '../../src/server.js';
 import type { Clock } from '../../src/core/clock.js';
 import { createDatabase } from './postgres.js';
+import { migratedDatabase } from './store-templates.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export const engine: Engine = process.env.CLOUDAPI_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -46,11 +47,14 @@ export function writeTokensFile(dir: string, entries: object[] = Object.values(T
   return file;
 }
 
-/** The URL of a new database of its own on the run's PostgreSQL. */
-export async function postgresUrl(hint: string): Promise<string> {
+/**
+ * The URL of a new database of its own on the run's PostgreSQL: empty, or `migrated` with every
+ * area's tables (store-templates.ts).
+ */
+export async function postgresUrl(hint: string, options: { migrated?: boolean } = {}): Promise<string> {
   const provided = inject('postgres');
   if (!provided?.url) throw new Error(provided?.error ?? 'The postgres project\'s global set-up did not run (test/harness/global-postgres.ts)');
-  return createDatabase(provided.url, hint);
+  return options.migrated ? migratedDatabase(provided.url, hint, () => tempDir('template')) : createDatabase(provided.url, hint);
 }
 
 /** A clock tests move by hand. */
@@ -137,17 +141,20 @@ export interface TestServerOptions extends Partial<ServerOptions> {
 
 /**
  * A store of its own for a new server on this engine: a temporary DATA_DIR, and on PostgreSQL a
- * new database, so that test files and the servers within them never share data.
+ * new database (`migrated`: with every area's tables already), so that test files and the
+ * servers within them never share data.
  */
-export async function storeOptions(name: string): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
+export async function storeOptions(name: string, options: { migrated?: boolean } = {}): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
   const dataDir = tempDir(name);
-  if (engine === 'postgres') return { dataDir, databaseUrl: await postgresUrl(name) };
+  if (engine === 'postgres') return { dataDir, databaseUrl: await postgresUrl(name, options) };
   return { dataDir };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { tokens, name = 'server', ...rest } = options;
-  const store = rest.dataDir || rest.databaseUrl ? {} : await storeOptions(name);
+  // A server of every area starts on a database with their tables made (a copy); one of other
+  // areas makes its own.
+  const store = rest.dataDir || rest.databaseUrl ? {} : await storeOptions(name, { migrated: !rest.areas });
   const dir = tempDir('tokens');
   const serverOptions: ServerOptions = {
     port: 0,
