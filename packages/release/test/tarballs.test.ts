@@ -7,7 +7,7 @@
 // What runs in processes of its own (npm publish --dry-run, the compile, the programs it writes,
 // the smoke) starts as soon as what it needs is there, and the tests await its result: so the
 // compile and the smoke run beside the checks made in this process (publint, arethetypeswrong).
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packedTarballs, provideSqliteBinding } from '../../../test-support/tarballs.mjs';
-import { allWorkspaces, describeRun, publishable, repoRoot, run, type Run, type Workspace } from './support/npm.js';
+import { allWorkspaces, describeRun, publishable, removeTree, repoRoot, run, type Run, type Workspace } from './support/npm.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const releaseManifest = JSON.parse(readFileSync(path.join(here, '..', 'package.json'), 'utf8'));
@@ -92,7 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Nothing started above may still be writing into the folder when it goes.
   await Promise.allSettled([published, compiled, ranEsm, ranCjs, smoked]);
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await removeTree(scratch);
 });
 
 describe('the tarballs', () => {
