@@ -1,7 +1,9 @@
 // The code generators under test, and how one is run over an OpenAPI document into a folder.
-// Everything runs offline: the input is a local file and no generator is asked to fetch. Each
-// generator runs in a child process of its own (src/run-generator.mjs): some change the working
-// folder or print, and a crash of one is its own result.
+// Everything runs offline: the input is a local file and no generator is asked to fetch. The
+// generators run in a child process (src/run-generator.mjs, the host), not in the test's: some
+// change the working folder or print, and a crash of one is its own result. A host runs one
+// generator after another and keeps the libraries it loaded, so the seven over the bundle and the
+// control documents after them load each library once per host rather than once per run.
 import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,25 +38,52 @@ export function versionOf(name) {
 }
 
 /**
- * Runs one generator over the document in `input` (a JSON file) into `dir`, in a child process;
- * answers { files, ms } (the TypeScript files written) or { files: [], ms, error } when it
- * crashed or refused the document.
- * @param {string} name @param {string} input @param {string} dir
- * @returns {Promise<{ files: string[], ms: number, error?: string }>}
+ * @typedef {{ files: string[], ms: number, error?: string }} Generated the TypeScript files written,
+ *   or `error` when the generator crashed or refused the document
+ * @typedef {{ generate: (name: string, input: string, dir: string) => Promise<Generated>, stop: () => void }} GeneratorHost
  */
-export function generateOne(name, input, dir) {
-  return new Promise((resolve) => {
+
+/**
+ * A generators' host. `generate(name, input, dir)` runs one generator over the document in `input`
+ * (a JSON file) into `dir`; calls made while one runs wait their turn. When the host dies during
+ * a run (a generator that exits or throws out of reach), that run is answered with an error and
+ * the next starts a new host. `stop()` ends it.
+ * @returns {GeneratorHost}
+ */
+export function startGeneratorHost() {
+  let child = null;
+  let output = '';
+  let last = Promise.resolve();
+  const spawn = () => {
+    const started = fork(runner, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    started.stdout.on('data', (chunk) => { output = (output + chunk).slice(-20_000); });
+    started.stderr.on('data', (chunk) => { output = (output + chunk).slice(-20_000); });
+    started.on('exit', () => { if (child === started) child = null; });
+    return started;
+  };
+  const run = (name, input, dir) => new Promise((resolve) => {
     const started = Date.now();
-    const child = fork(runner, [name, input, dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-    let output = '';
-    let result = null;
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
-    child.on('message', (message) => { result = message; });
-    child.on('exit', (code, signal) => {
-      const ms = Date.now() - started;
-      if (result && result.files) resolve({ files: result.files, ms });
-      else resolve({ files: [], ms, error: result?.error ?? `exited ${code ?? signal} without output\n${output.slice(-2000)}` });
-    });
+    if (!child?.connected) child = spawn();
+    const host = child;
+    output = '';
+    const onMessage = (message) => { host.off('exit', onExit); resolve({ files: message.files ?? [], ms: Date.now() - started, ...(message.error ? { error: message.error } : {}) }); };
+    const onExit = (code, signal) => {
+      host.off('message', onMessage);
+      resolve({ files: [], ms: Date.now() - started, error: `${name}: its host exited ${code ?? signal} without an answer\n${output.slice(-2000)}` });
+    };
+    host.once('message', onMessage);
+    host.once('exit', onExit);
+    host.send({ name, input, dir });
   });
+  return {
+    generate(name, input, dir) {
+      const result = last.then(() => run(name, input, dir));
+      last = result;
+      return result;
+    },
+    stop() {
+      child?.kill();
+      child = null;
+    },
+  };
 }

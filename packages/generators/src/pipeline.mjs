@@ -1,13 +1,15 @@
 // The whole check: every generator over the document, then its output compiled and checked
 // (src/check.mjs), `parallel` generators at a time. A generator's output is compiled as soon as
 // it is written, on its lane's worker thread, so generation and compilation overlap on the two
-// cores, and each thread parses the standard library once. Several checks in one process (a test
-// file's documents) can share the threads through startCheckers(), so each parses it once in all.
+// cores, and each thread parses the standard library once. Each lane generates in its own
+// generators' host (src/generate.mjs), which keeps the libraries it loaded. Several checks in one
+// process (a test file's documents) can share the threads and the hosts through startCheckers(),
+// so each parses the standard library and loads a generator once in all.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { GENERATORS, generateOne, versionOf } from './generate.mjs';
+import { GENERATORS, startGeneratorHost, versionOf } from './generate.mjs';
 
 const checkWorker = new URL('./check-worker.mjs', import.meta.url);
 
@@ -40,12 +42,14 @@ function startChecker() {
 }
 
 /**
- * `count` checker threads to pass to several checkGenerators() calls (`checkers`), so that each
- * thread loads TypeScript and parses the standard library once for all of them; `stop()` ends them.
+ * `count` checker threads and as many generators' hosts to pass to several checkGenerators()
+ * calls (`checkers`, `hosts`), so that each thread loads TypeScript and parses the standard
+ * library once for all of them, and each host loads a generator once; `stop()` ends them.
  */
 export function startCheckers(count = Math.min(2, os.availableParallelism())) {
   const checkers = Array.from({ length: count }, startChecker);
-  return { checkers, stop: () => Promise.all(checkers.map((checker) => checker.stop())) };
+  const hosts = Array.from({ length: count }, startGeneratorHost);
+  return { checkers, hosts, stop: () => Promise.all([...checkers.map((checker) => checker.stop()), ...hosts.map((host) => host.stop())]) };
 }
 
 /**
@@ -56,12 +60,13 @@ export function startCheckers(count = Math.min(2, os.availableParallelism())) {
 
 /**
  * Generates with every generator (`names`, all by default) into `dir` and checks each output.
- * `checkers` (from startCheckers(), left running) replace the threads it would start and stop itself;
- * lane i checks on checkers[i % checkers.length].
+ * `checkers` and `hosts` (from startCheckers(), left running) replace the threads and hosts it
+ * would start and stop itself; lane i checks on checkers[i % checkers.length] and generates in
+ * hosts[i % hosts.length].
  * @param {any} document @param {string} dir
  * @returns {Promise<Record<string, GeneratorResult>>} in the order of `names`
  */
-export async function checkGenerators(document, dir, { names = Object.keys(GENERATORS), parallel = Math.min(2, os.availableParallelism()), checkers } = {}) {
+export async function checkGenerators(document, dir, { names = Object.keys(GENERATORS), parallel = Math.min(2, os.availableParallelism()), checkers, hosts } = {}) {
   const input = path.join(dir, 'openapi.json');
   writeFileSync(input, JSON.stringify(document));
   const results = {};
@@ -69,9 +74,10 @@ export async function checkGenerators(document, dir, { names = Object.keys(GENER
   // Each lane runs its generators one after the other, checking each output on its own thread.
   const lane = async (index) => {
     const checker = checkers ? checkers[index % checkers.length] : startChecker();
+    const host = hosts ? hosts[index % hosts.length] : startGeneratorHost();
     try {
       for (let name = queue.shift(); name; name = queue.shift()) {
-        const generated = await generateOne(name, input, dir);
+        const generated = await host.generate(name, input, dir);
         const base = { version: versionOf(name), generateMs: generated.ms, files: generated.files };
         if (generated.error) { results[name] = { ...base, error: generated.error }; continue; }
         const started = Date.now();
@@ -80,6 +86,7 @@ export async function checkGenerators(document, dir, { names = Object.keys(GENER
       }
     } finally {
       if (!checkers) await checker.stop();
+      if (!hosts) host.stop();
     }
   };
   await Promise.all(Array.from({ length: parallel }, (_, index) => lane(index)));

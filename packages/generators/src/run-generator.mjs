@@ -1,14 +1,15 @@
-// One generator over one document, in a child process of src/generate.mjs:
-//
-//   node run-generator.mjs <name> <input.json> <dir>
-//
-// writes the generator's TypeScript under <dir>/<slug of name>/ and sends the parent
-// `{ files }` (the .ts files written) or `{ error }`. Each generator is called through its own
-// programmatic API with its default output where it has one.
+// The generators' host: a child process of src/generate.mjs that runs one generator over one
+// document per message it is sent, `{ name, input, dir }`, one after the other: it writes the
+// generator's TypeScript under <dir>/<slug of name>/ (working in <dir>) and answers `{ files }`
+// (the .ts files written) or `{ error }`. Each generator is called through its own programmatic
+// API with its default output where it has one. A generator's library, once loaded, stays loaded
+// for the next document (loading one is about a second of CPU, TypeScript included).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const slug = (name) => name.replace(/^@/, '').replace(/\W+/g, '-');
+
+let typedOpenapiCwd;
 
 /** name → async (document, input, out) that writes into the folder `out`. */
 const RUN = {
@@ -32,10 +33,12 @@ const RUN = {
   },
   // `-r zod`: types, zod schemas and the endpoints map. Not its `ApiClient` class, whose methods
   // take `z.infer` of a plain object and compile with no zod release, whatever the document
-  // (README). typed-openapi resolves `output` against the working folder.
+  // (README). typed-openapi resolves `output` against the working folder it found when it was
+  // loaded (this host's first typed-openapi run), not the one of this run.
   'typed-openapi': async (document, input, out) => {
+    typedOpenapiCwd ??= process.cwd();
     const { generateClientFiles } = await import('typed-openapi/node');
-    await generateClientFiles(input, { runtime: 'zod', output: path.relative(process.cwd(), path.join(out, 'typed-openapi.ts')), tanstack: false, schemasOnly: false, includeClient: false, format: false });
+    await generateClientFiles(input, { runtime: 'zod', output: path.relative(typedOpenapiCwd, path.join(out, 'typed-openapi.ts')), tanstack: false, schemasOnly: false, includeClient: false, format: false });
   },
   // The fetch client (orval's default, axios, needs a runtime the probe does not bring).
   orval: async (document, input, out) => {
@@ -62,17 +65,22 @@ function tsFiles(dir) {
     .sort();
 }
 
-const [name, input, dir] = process.argv.slice(2);
-// Sent, then gone: a generator may leave a handle open (a watcher, a timer).
-const answer = (message) => process.send(message, () => process.exit(0));
-try {
-  if (!RUN[name]) throw new Error(`no generator named ${name}: one of ${Object.keys(RUN).join(', ')}`);
-  const out = path.join(dir, slug(name));
-  mkdirSync(out, { recursive: true });
-  await RUN[name](JSON.parse(readFileSync(input, 'utf8')), input, out);
-  const files = tsFiles(out);
-  if (!files.length) throw new Error(`${name} wrote no TypeScript file into ${out}`);
-  answer({ files });
-} catch (error) {
-  answer({ error: `${name} failed: ${error?.stack ?? error}`.slice(0, 4000) });
+/** Runs one generator; the answer for the parent. */
+async function generate({ name, input, dir }) {
+  try {
+    if (!RUN[name]) throw new Error(`no generator named ${name}: one of ${Object.keys(RUN).join(', ')}`);
+    process.chdir(dir);
+    const out = path.join(dir, slug(name));
+    mkdirSync(out, { recursive: true });
+    await RUN[name](JSON.parse(readFileSync(input, 'utf8')), input, out);
+    const files = tsFiles(out);
+    if (!files.length) throw new Error(`${name} wrote no TypeScript file into ${out}`);
+    return { files };
+  } catch (error) {
+    return { error: `${name} failed: ${error?.stack ?? error}`.slice(0, 4000) };
+  }
 }
+
+// The parent sends the next run only after this one's answer. A generator may leave a handle open
+// (a watcher, a timer): the parent ends this process when it needs it no more.
+process.on('message', async (job) => process.send(await generate(job)));

@@ -21,8 +21,8 @@ const probed = PROBED;
 const dirs = [];
 // Inside the package, so the generated code resolves its runtime imports (zod, @oazapfts/runtime).
 const scratch = (prefix) => { const dir = mkdtempSync(path.join(packageDir, `.generated-${prefix}-`)); dirs.push(dir); return dir; };
-// One pair of checker threads for every document of the file: each loads TypeScript and the
-// standard library once.
+// One pair of checker threads and generators' hosts for every document of the file: each thread
+// loads TypeScript and the standard library once, each host a generator's library.
 const pool = startCheckers();
 afterAll(async () => {
   await pool.stop();
@@ -44,7 +44,7 @@ describe('the bundle through every generator', () => {
   let results;
   const started = Date.now();
   beforeAll(async () => {
-    results = await checkGenerators(bundle, scratch('bundle'), { checkers: pool.checkers });
+    results = await checkGenerators(bundle, scratch('bundle'), { checkers: pool.checkers, hosts: pool.hosts });
     console.log(`generators on the bundle (${Math.round((Date.now() - started) / 1000)} s):\n${summary(results).join('\n')}`);
   }, 600_000);
 
@@ -121,9 +121,9 @@ describe('the check (it can fail)', () => {
   let uncompiled;
   beforeAll(async () => {
     [collapsed, crashed, uncompiled] = await Promise.all([
-      checkGenerators(collapsing, scratch('control'), { names: probed, parallel: 1, checkers: pool.checkers.slice(0, 1) }),
-      checkGenerators(plusNames, scratch('plus-names'), { names: ['typed-openapi'], parallel: 1, checkers: pool.checkers.slice(1) }),
-      checkGenerators(nullInEnum, scratch('null-enum'), { names: ['openapi-zod-client'], parallel: 1, checkers: pool.checkers.slice(1) }),
+      checkGenerators(collapsing, scratch('control'), { names: probed, parallel: 1, checkers: pool.checkers.slice(0, 1), hosts: pool.hosts.slice(0, 1) }),
+      checkGenerators(plusNames, scratch('plus-names'), { names: ['typed-openapi'], parallel: 1, checkers: pool.checkers.slice(1), hosts: pool.hosts.slice(1) }),
+      checkGenerators(nullInEnum, scratch('null-enum'), { names: ['openapi-zod-client'], parallel: 1, checkers: pool.checkers.slice(1), hosts: pool.hosts.slice(1) }),
     ]);
   }, 600_000);
 

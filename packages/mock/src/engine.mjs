@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { createAjv } from '@cloudapi/spec/schema-views';
 import { generateValid } from './generation.mjs';
 import { mergeOperations, partialDocument } from './incremental.mjs';
+import { routingOf } from './routing.mjs';
 
 const require = createRequire(import.meta.url);
 const fromPrism = { paths: [require.resolve('@stoplight/prism-http')] };
@@ -134,6 +135,7 @@ export async function createEngine({ document, errors, dynamic = false, seed, up
 
 /** The engine answering with `operations`, on a Prism instance made once (its set-up is costly). */
 function engineOf(prism, config, components, operations) {
+  const resourcesFor = routingOf(operations);
   return {
     operations: operations.length,
     /**
@@ -156,7 +158,7 @@ function engineOf(prism, config, components, operations) {
       const perRequest = getHttpConfigFromRequest(input);
       if (perRequest._tag === 'Left') return { status: perRequest.left.status, headers: {}, violations: [], problem: ProblemJsonError.toProblemJson(perRequest.left) };
       const preferred = Object.fromEntries(Object.entries(perRequest.right).filter(([, value]) => value !== undefined));
-      const result = await prism.request(input, operations, { ...config, mock: { ...config.mock, ...preferred } })();
+      const result = await prism.request(input, resourcesFor(input.url.path, input.url.baseUrl), { ...config, mock: { ...config.mock, ...preferred } })();
       if (result._tag === 'Left') {
         const error = result.left;
         return { status: error.status || 500, headers: error.additional?.headers ?? {}, violations: [], problem: ProblemJsonError.toProblemJson(error) };

@@ -1,11 +1,9 @@
 // X-Filter in the mock, as a designer tries it: the page answered from the spec's example is
 // filtered and ordered, and a bad filter gets the server's 400 naming X-Filter.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../src/index.mjs';
+import { describe, expect, inject, it } from 'vitest';
 
-let mock;
-beforeAll(async () => { mock = await startMock({ port: 0 }); }, 60_000);
-afterAll(() => mock?.stop());
+// The run's example mock (test/support/example-mock.mjs).
+const mock = inject('exampleMock');
 
 const list = async (path, filter) => {
   const response = await fetch(`${mock.baseUrl}${path}`, { headers: { authorization: 'Bearer t', 'x-filter': typeof filter === 'string' ? filter : JSON.stringify(filter) } });

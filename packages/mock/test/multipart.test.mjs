@@ -2,13 +2,11 @@
 // Content-Type of its own (RFC 7578 allows it) is taken, and a seeded fuzz of broken forms
 // (missing part headers, no file name, empty parts, a wrong or missing boundary, a body cut
 // short, stray bytes) never gets a 5xx, and every 4xx is an ErrorResponse.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../src/index.mjs';
+import { describe, expect, inject, it } from 'vitest';
 import { auth, errorResponseProblems } from './support/spec.mjs';
 
-let mock;
-beforeAll(async () => { mock = await startMock({ port: 0, log: () => {} }); }, 60_000);
-afterAll(async () => { await mock?.stop(); });
+// The run's example mock (test/support/example-mock.mjs).
+const mock = inject('exampleMock');
 
 const BOUNDARY = 'fuzz-boundary';
 

@@ -3,14 +3,11 @@
 // reply, keeps `port` beside the `address` it joined it into, and requires `nodes` on every
 // config create; a closed request body that refused them made the client unusable for those
 // operations (spec/DECISIONS.md section 6).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock } from '../src/index.mjs';
+import { describe, expect, inject, it } from 'vitest';
 
 const headers = { authorization: 'Bearer mock-token', 'content-type': 'application/json' };
-let mock;
-
-beforeAll(async () => { mock = await startMock({ port: 0 }); }, 60_000);
-afterAll(async () => { await mock?.stop(); });
+// The run's example mock (test/support/example-mock.mjs).
+const mock = inject('exampleMock');
 
 async function send(method, path, body) {
   const response = await fetch(`${mock.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });

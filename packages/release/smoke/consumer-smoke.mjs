@@ -5,7 +5,8 @@
 //      stops it with exit 0.
 //      The installed `cloudapi` command line creates and lists volumes on it.
 //   2. The installed mock, called with the installed client.
-//   3. The installed contract kit against the installed mock (`--only Regions`) keeps the contract.
+//   3. The installed contract kit against the installed mock (`--only Regions`) keeps the contract,
+//      through `cloudapi-mock --run`, writing its reports (out/report.json, out/junit.xml).
 // Prints one JSON line of what it saw; exits 1 with the reason on the first failure.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -91,8 +92,8 @@ try {
 
 // 3. The installed kit against the installed mock.
 const kit = await runBin('cloudapi-mock', ['--port', '0', '--no-standby', '--no-watch', '--run',
-  `"${process.execPath}" "${bin('cloudapi-contract')}" --base-url "$MOCK_BASE_URL" --only Regions --examples 1`]);
-const summary = /success validated (\d+)\/(\d+)/.exec(kit.output);
+  `"${process.execPath}" "${bin('cloudapi-contract')}" --base-url "$MOCK_BASE_URL" --only Regions --examples 1 --json out/report.json --junit out/junit.xml`]);
+const summary = /success validated (\d+)\/(\d+)(?: \(\d+ of \d+ operations selected\))?/.exec(kit.output);
 if (kit.code !== 0 || !summary || summary[1] !== summary[2]) fail(`the contract kit against the mock exited ${kit.code}:\n${kit.output.slice(-3000)}`);
 seen.kit = summary[0];
 

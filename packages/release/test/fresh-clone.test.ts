@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allWorkspaces, cleanEnv, describeRun, repoRoot, run, runGroup } from './support/npm.js';
+import { allWorkspaces, cleanEnv, describeRun, removeTree, repoRoot, run, runGroup } from './support/npm.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let scratch = '';
@@ -54,9 +54,7 @@ async function linkOrCopy(from: string, to: string) {
   cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => removeTree(scratch));
 
 /** The README's command lines, as written in its tables. */
 function readmeCommands(): string[] {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRun, repoRoot, run } from './support/npm.js';
+import { describeRun, removeTree, repoRoot, run } from './support/npm.js';
 
 let scratch: string;
 let clone: string;
@@ -47,9 +47,7 @@ beforeAll(() => {
   git('config', 'user.name', 'Release check test');
 }, 60_000);
 
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => removeTree(scratch));
 
 describe('the release records', () => {
   it('are what their commits bundle to now, and a tampered one is refused with the command that fixes it', async () => {
