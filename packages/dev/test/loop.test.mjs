@@ -7,8 +7,8 @@
 // Waits end on the loop's stage events: a test that needs the work done when the designer pauses
 // (the whole-spec lint, the page on disk) waits for the loop to be idle, the others only for the
 // stages of their save, so that the next save comes before that work starts (or stops it), as a
-// designer's next save does. The limits are generous for a loaded machine. Stage times are measured by `npm run bench:dev`,
-// not asserted here.
+// designer's next save does. The limits are generous for a loaded machine. Stage times are
+// measured by `npm run bench:dev`, not asserted here.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
