@@ -26,15 +26,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { chromium } from 'playwright-core';
-import { freePort } from '@cloudapi/mock';
 import { command, parse, positiveInteger } from '@cloudapi/spec/cli';
-import { CHROMIUM_ARGS, INSTALL_HINT, findChromium } from '../test-support/chromium.mjs';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const options = parse(command('bench-dev', 'Times each stage of npm run dev from an editor\'s atomic save of a spec file.')
   .option('--runs <n>', 'runs of each change', positiveInteger, 3)
   .option('--timeout <seconds>', 'longest wait for one stage', positiveInteger, 120));
+// Playwright (test-support/chromium.mjs loads it too) and the mock load after the command line is
+// read: --help and usage errors answer at once.
+const [{ chromium }, { freePort }, { CHROMIUM_ARGS, INSTALL_HINT, findChromium }] = await Promise.all([
+  import('playwright-core'), import('@cloudapi/mock'), import('../test-support/chromium.mjs'),
+]);
 
 const REGION = 'spec/components/schemas/regions/Region.yaml';
 const REGION_LIST_EXAMPLE = 'spec/components/examples/regions/RegionList.yaml';

@@ -48,14 +48,22 @@ const listPaths = ops.filter((op) => op.page).map((op) => op.route);
 const dir = mkdtempSync(path.join(packageDir, 'test', '.derived-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function compile(source: string): string[] {
-  const file = path.join(dir, `check-${Math.random().toString(36).slice(2)}.ts`);
-  writeFileSync(file, source);
-  const program = ts.createProgram([file], {
+/**
+ * Compiles the generated files together, in one program: the client's and the generated types are
+ * checked once for all of them. Answers each file's diagnostics, by the name it was given.
+ */
+function compileAll(sources: Record<string, string>): Map<string, string[]> {
+  const files = Object.entries(sources).map(([name, source]) => {
+    const file = path.join(dir, `${name}.ts`);
+    writeFileSync(file, source);
+    return [name, file] as const;
+  });
+  const program = ts.createProgram(files.map(([, file]) => file), {
     strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
     module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [],
   });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `line ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const text = (d: ts.Diagnostic) => `${d.file ? `line ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  return new Map(files.map(([name, file]) => [name, ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map(text)]));
 }
 
 const header = [
@@ -67,6 +75,27 @@ const header = [
 ];
 const quote = (value: string) => JSON.stringify(value);
 const union = (values: string[]) => (values.length ? values.map(quote).join(' | ') : 'never');
+
+// The three generated files: the types to prove, the messages a wrong call must get, and a wrong
+// expectation that must not compile.
+const withParams = listPaths.find((route) => route.includes('{')) ?? '(no list with path parameters)';
+const single = ops.find((op) => op.method === 'get' && !op.page && op.route.includes('{'))?.route ?? '(no single GET with path parameters)';
+const sources = {
+  derived: [
+    ...header,
+    `export type Lists = Expect<Equal<ListPath, ${union(listPaths)}>>;`,
+    ...ops.map((op, i) => `export type Op${i} = Expect<Equal<NonNullable<ApiResult<Operation<${quote(op.route)}, ${quote(op.method)}>>['data']>, Data<${quote(op.route)}, ${quote(op.method)}, ${op.status}>>>;`),
+  ].join('\n'),
+  wrongCalls: [
+    "import { createClient } from '../../src/index.js';",
+    "const client = createClient({ baseUrl: 'http://127.0.0.1:4020/v4' });",
+    `void client.listAll(${quote(withParams)});`,
+    `void client.paginate(${quote(single)}, {} as never);`,
+  ].join('\n'),
+  wrongLists: [...header, `export type Lists = Expect<Equal<ListPath, ${union([...listPaths.slice(1), '/volumes/{volumeId}'])}>>;`].join('\n'),
+};
+let compiled: Map<string, string[]> | undefined;
+const diagnosticsOf = (name: keyof typeof sources): string[] => (compiled ??= compileAll(sources)).get(name)!;
 
 describe('generic types derived from the bundle', () => {
   it('declares every success as one JSON object, the only success the client accepts', () => {
@@ -96,33 +125,18 @@ describe('generic types derived from the bundle', () => {
   });
 
   it('types ListPath as exactly those paths, and each call\'s data as its success schema', () => {
-    const lines = [
-      ...header,
-      `export type Lists = Expect<Equal<ListPath, ${union(listPaths)}>>;`,
-      ...ops.map((op, i) => `export type Op${i} = Expect<Equal<NonNullable<ApiResult<Operation<${quote(op.route)}, ${quote(op.method)}>>['data']>, Data<${quote(op.route)}, ${quote(op.method)}, ${op.status}>>>;`),
-    ];
-    expect(compile(lines.join('\n'))).toEqual([]);
+    expect(diagnosticsOf('derived')).toEqual([]);
   });
 
   it('says what is wrong with a list call on its path argument, not "Expected 2 arguments"', () => {
-    const withParams = listPaths.find((route) => route.includes('{'))!;
-    const single = ops.find((op) => op.method === 'get' && !op.page && op.route.includes('{'))!.route;
     const names = [...withParams.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).join(', ');
-    const diagnostics = compile([
-      "import { createClient } from '../../src/index.js';",
-      "const client = createClient({ baseUrl: 'http://127.0.0.1:4020/v4' });",
-      `void client.listAll(${quote(withParams)});`,
-      `void client.paginate(${quote(single)}, {} as never);`,
-    ].join('\n'));
-    expect(diagnostics).toEqual([
+    expect(diagnosticsOf('wrongCalls')).toEqual([
       expect.stringContaining(`line 3: Argument of type '${quote(withParams)}' is not assignable to parameter of type '"${withParams} needs its path parameters: pass { params: { path: { ${names} } } }"'`),
       expect.stringContaining(`line 4: Argument of type '${quote(single)}' is not assignable to parameter of type '"${single} is not a list: its GET answers one object`),
     ]);
   });
 
   it('fails to compile when the expected list paths differ (the check can fail)', () => {
-    const wrong = [...listPaths.slice(1), '/volumes/{volumeId}'];
-    const diagnostics = compile([...header, `export type Lists = Expect<Equal<ListPath, ${union(wrong)}>>;`].join('\n'));
-    expect(diagnostics.join('\n')).toMatch(/does not satisfy the constraint 'true'/);
+    expect(diagnosticsOf('wrongLists').join('\n')).toMatch(/does not satisfy the constraint 'true'/);
   });
 });

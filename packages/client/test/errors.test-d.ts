@@ -11,6 +11,13 @@ import type { ErrorDetail, ErrorResponse } from '@cloudapi/types';
 
 const client = createClient({ baseUrl: 'https://api.cloud.example/v4' });
 
+/**
+ * The statuses one union has and the other lacks: `never` when both are the same set. Unions of
+ * some 400 status literals are compared this way, as `toEqualTypeOf` over them took TypeScript
+ * over a second each; a status widened to `number` or `any` is not `never` either.
+ */
+type StatusesDiffer<A, B> = Exclude<A, B> | Exclude<B, A>;
+
 /** An operation as openapi-typescript writes one that declares a 409 with a body of its own (the spec has none yet). */
 interface ConflictBody {
   errors: Array<{ reason: string; conflicting_id: number }>;
@@ -49,8 +56,8 @@ describe('an operation\'s error', () => {
       expectTypeOf(error.body).toEqualTypeOf<RecognisedErrorBody | string | undefined>();
       expectTypeOf(error.errors).toEqualTypeOf<ErrorDetail[]>();
     }
-    if (error.status !== 400 && error.status !== 409 && error.status !== 503) expectTypeOf(error.status).toEqualTypeOf<UndeclaredStatus<WithConflict>>();
-    expectTypeOf<UndeclaredStatus<WithConflict>>().toEqualTypeOf<Exclude<HttpStatus, 400 | 409 | 503>>();
+    if (error.status !== 400 && error.status !== 409 && error.status !== 503) expectTypeOf<StatusesDiffer<typeof error.status, UndeclaredStatus<WithConflict>>>().toBeNever();
+    expectTypeOf<StatusesDiffer<UndeclaredStatus<WithConflict>, Exclude<HttpStatus, 400 | 409 | 503>>>().toBeNever();
     expectTypeOf<409>().not.toExtend<UndeclaredStatus<WithConflict>>();
     expectTypeOf<599>().toExtend<UndeclaredStatus<WithConflict>>();
     // @ts-expect-error no status outside 0 and 200-599 reaches an ApiError
@@ -61,7 +68,7 @@ describe('an operation\'s error', () => {
     const { error } = await client.POST('/volumes', { body: { label: 'data', region: 'us-east' } });
     if (!error) return;
     expectTypeOf<DeclaredStatus<Operation<'/volumes', 'post'>>>().toEqualTypeOf<400 | 401 | 403 | 413 | 429>();
-    expectTypeOf(error.status).toEqualTypeOf<400 | 401 | 403 | 413 | 429 | UndeclaredStatus<Operation<'/volumes', 'post'>>>();
+    expectTypeOf<StatusesDiffer<typeof error.status, 400 | 401 | 403 | 413 | 429 | UndeclaredStatus<Operation<'/volumes', 'post'>>>>().toBeNever();
     if (error.status === 400) {
       expectTypeOf(error).toEqualTypeOf<ApiError<400, ErrorResponse | string | undefined>>();
       expectTypeOf(error.errors[0]!.field).toEqualTypeOf<string | undefined>();
@@ -71,7 +78,7 @@ describe('an operation\'s error', () => {
       case 400: case 401: case 403: case 413: case 429:
         break;
       default:
-        expectTypeOf(error.status).toEqualTypeOf<UndeclaredStatus<Operation<'/volumes', 'post'>>>();
+        expectTypeOf<StatusesDiffer<typeof error.status, UndeclaredStatus<Operation<'/volumes', 'post'>>>>().toBeNever();
     }
     // GET /regions is public: it declares no 401 or 403, so a 401 is the undeclared variant.
     const regions = await client.GET('/regions');

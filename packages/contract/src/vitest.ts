@@ -8,10 +8,10 @@
 // test whose checks could not run on this target is skipped with the reason (the mock keeps no
 // state, no --tokens); an operation whose success could not be proven fails its first test.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSchemaViews } from '@cloudapi/spec/schema-views';
-import { loadDocument, modelOperations, type Operation } from './model/operations.js';
+import { loadDocument, type Operation } from './model/operations.js';
 import { type ContractOptions, type ContractResult, type RequestKind, runContract, selectOperations } from './run.js';
 import { summaryLine } from './report/report.js';
+import { bundleModel } from './run/plan.js';
 import { resolveSettings } from './run/settings.js';
 
 export { readTokensFile, makeTokens } from './model/tokens.js';
@@ -36,7 +36,8 @@ const GROUPS: Group[] = [
 
 export function contractTests(options: ContractTestOptions): void {
   const document = options.document ?? loadDocument(options.spec);
-  const ops = selectOperations(modelOperations(document, createSchemaViews(document).resolve), options);
+  // The run's own model of the bundle (kept for the run in the beforeAll, validators included).
+  const ops = selectOperations([...bundleModel(document).ops], options);
   let result: ContractResult | undefined;
   let failure: unknown;
   // The run's own deadline, and two minutes for its clean-up.

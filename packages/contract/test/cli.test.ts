@@ -94,7 +94,8 @@ describe('cloudapi-contract', () => {
   });
 
   it('Ctrl-C stops the run, removes what it created, writes the reports and exits 2', async () => {
-    await withFake({ defect: 'slow' }, async (fake) => {
+    // Each answer 100 ms late: the run is still going when the first volume exists, and is interrupted then.
+    await withFake({ defect: 'slow', slowMs: 100 }, async (fake) => {
       const child = spawn(process.execPath, [bin, '--base-url', fake.baseUrl, '--tokens', tokensFile, '--only', 'Volumes', '--examples', '0', '--json', 'interrupted.json'], { cwd: dir });
       let stdout = '';
       let stderr = '';

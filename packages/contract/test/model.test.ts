@@ -1,8 +1,9 @@
 // What the kit reads from the bundle: links as runtime expressions, the kinds of resources they
 // describe (how each is read, listed, changed and deleted), references in bodies, secrets, and
-// the scope probes a tokens file allows.
+// the scope probes a tokens file allows; the model of a bundle, made once per content.
 import { describe, expect, it } from 'vitest';
-import { parseExpression, probesFor, resourceKinds } from '../src/index.js';
+import { loadDocument, parseExpression, probesFor, resourceKinds } from '../src/index.js';
+import { bundleModel } from '../src/run/plan.js';
 import { secretNamesOf } from '../src/checks/answers.js';
 import { referenceParameter, ResourceRegistry } from '../src/model/resources.js';
 import { allOperations, document, tokens } from './support.js';
@@ -76,5 +77,29 @@ describe('secrets and scopes', () => {
     const { probes, missing } = probesFor(op('createVolume'), onlyFull);
     expect(probes).toEqual([]);
     expect(missing).toEqual(expect.arrayContaining(['a token with volumes:read_only but not volumes:read_write', 'a token without any volumes scope']));
+  });
+});
+
+describe('the bundle\'s model', () => {
+  it('is made once per content: a document read again shares it, an edited one gets its own', () => {
+    const first = loadDocument();
+    const again = loadDocument();
+    expect(again).not.toBe(first);
+    expect(bundleModel(again)).toBe(bundleModel(first));
+    const edited = loadDocument();
+    delete edited.paths['/regions'];
+    expect(bundleModel(edited)).not.toBe(bundleModel(first));
+    expect(bundleModel(edited).ops.some((o) => o.path === '/regions')).toBe(false);
+    expect(bundleModel(first).ops.some((o) => o.path === '/regions')).toBe(true);
+  });
+
+  it('is not shared once the document it was made from has been edited', () => {
+    // A content of this test's own, so that no other test's document is the one edited here.
+    const own = () => ({ ...loadDocument(), info: { title: 'the edited-document test', version: '1' } });
+    const model = bundleModel(own());
+    delete model.document.paths['/regions']; // edited after its first run
+    const fresh = own();
+    expect(bundleModel(fresh)).not.toBe(model);
+    expect(bundleModel(fresh).ops.some((o) => o.path === '/regions')).toBe(true);
   });
 });

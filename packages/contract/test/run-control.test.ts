@@ -55,7 +55,8 @@ describe('stopping', () => {
   });
 
   it('an interruption (Ctrl-C) stops sending, then cleans up', async () => {
-    await withFake({ defect: 'slow' }, async (fake) => {
+    // Each answer 100 ms late: the run is still going when the first volume exists, and is interrupted then.
+    await withFake({ defect: 'slow', slowMs: 100 }, async (fake) => {
       const controller = new AbortController();
       const watcher = setInterval(() => { if (fake.seen.some((s) => s.method === 'POST' && s.path === '/v4/volumes' && s.status === 200)) controller.abort(); }, 50);
       const result = await runAgainst(fake, { only: ['Volumes'], signal: controller.signal }).finally(() => clearInterval(watcher));

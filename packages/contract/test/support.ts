@@ -11,7 +11,7 @@ export const tokens = makeTokens(allOperations);
 /** The areas the fake implements correctly, and their operations. */
 export const AREAS = ['Regions', 'Volumes', 'Tags'];
 
-export async function withFake<T>(options: { defect?: Defect; defectOp?: string; hooks?: FakeHooks }, work: (fake: Fake) => Promise<T>): Promise<T> {
+export async function withFake<T>(options: { defect?: Defect; defectOp?: string; slowMs?: number; hooks?: FakeHooks }, work: (fake: Fake) => Promise<T>): Promise<T> {
   const fake = await startFake({ document, tokens, ...options });
   try { return await work(fake); } finally { await fake.stop(); }
 }

@@ -27,7 +27,7 @@ export interface CheckContext {
   errorSchemaPointer: string | null;
   maxResponseMs?: number;
   /** names of secrets: write-only properties and names response schemas forbid */
-  secretNames: Set<string>;
+  secretNames: ReadonlySet<string>;
 }
 
 export const excerpt = (text: unknown, max = 160): string => {

@@ -3,7 +3,6 @@
 // redacted, and what cannot be checked on it (listed as not run). It makes the part of the plan
 // that depends on the target (run/plan.ts `TargetPlan`).
 import { formatPointer } from '@cloudapi/spec/json-pointer';
-import { secretNamesOf } from '../checks/answers.js';
 import { fullAccess, type TokenEntry } from '../model/tokens.js';
 import type { Ledger } from '../run/ledger.js';
 import type { Basis, TargetPlan } from '../run/plan.js';
@@ -35,7 +34,7 @@ export async function discoverTarget(basis: Basis, ledger: Ledger): Promise<Targ
     safety: safetyOf(target, !settings.remote && await isLoopback(settings.baseUrl), settings.allowWrites, settings.allowDestructive),
     tokenNote: settings.token ? 'given with --token' : tokens.find(fullAccess) ? 'the full-access token of --tokens' : target === 'mock' ? 'none given; a placeholder is sent to the mock' : 'none given: secured operations cannot be proven',
     ctx: {
-      document: basis.document, views: basis.views, target, undeclared: settings.undeclared, maxResponseMs: settings.maxResponseMs, secretNames: secretNamesOf(basis.document),
+      document: basis.document, views: basis.views, target, undeclared: settings.undeclared, maxResponseMs: settings.maxResponseMs, secretNames: basis.secretNames,
       errorSchemaPointer: basis.document.components?.schemas?.ErrorResponse ? formatPointer(['components', 'schemas', 'ErrorResponse'], { fragment: true }) : null,
     },
     settleMs: settings.settleMs ?? DEFAULTS.settleMs[target],

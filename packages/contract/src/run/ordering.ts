@@ -4,7 +4,7 @@
 import { eachReference } from '../model/harvest.js';
 import { type Operation, pathParameterNames } from '../model/operations.js';
 import { harvestedKeysOf } from '../model/harvest.js';
-import type { Basis, CreatePlan, TargetPlan } from './plan.js';
+import type { Basis, BundleModel, CreatePlan, TargetPlan } from './plan.js';
 
 // An action that undoes another (detach after attach, shut down after boot) runs after the
 // other actions, so that it finds something to undo; when the other could not be run, there is
@@ -36,9 +36,44 @@ export function orderChanges(changes: Operation[]): Operation[] {
 /** Deletes, children (longer paths) first, then the spec's order. */
 export const orderDeletes = (deletes: Operation[]): Operation[] => [...deletes].sort((a, b) => b.path.split('/').length - a.path.split('/').length || a.index - b.index);
 
+/** What the order of the creates needs from the bundle alone: the same for every run of a bundle model. */
+interface CreateGraph {
+  /** every create, in the order the state needs */
+  ordered: Operation[];
+  /** the creates of the kinds these path parameters (or body references) address */
+  kindsOfParams: (params: Iterable<string>, context?: { path?: string; refs?: Set<string> }) => Operation[];
+  /** the creates an operation needs before it */
+  dependsOn: (op: Operation) => Operation[];
+}
+
+// Worked out once per bundle model (keyed by its operations, which runs of one model share):
+// repeated runs in one process (tests, the Vitest entry) skip it.
+const graphs = new WeakMap<readonly Operation[], CreateGraph>();
+
 /** Every create, in the order the state needs (`ordered`), and those the selection needs to stand on (`needed`). */
 export function planCreates(plan: Basis & Pick<TargetPlan, 'safety'>): CreatePlan {
-  const { ops, selected, selectedSet } = plan;
+  const { selected, selectedSet } = plan;
+  if (!graphs.has(plan.ops)) graphs.set(plan.ops, createGraph({ ops: plan.ops, kindOf: plan.kindOf, creatable: plan.creatable, sourcesOf: plan.sourcesOf }));
+  const { ordered, kindsOfParams, dependsOn } = graphs.get(plan.ops)!;
+  const registry = { kindOf: plan.kindOf };
+
+  // Creates the selection needs: its own, and those of every kind its operations are addressed by.
+  const needed = new Set<Operation>(ordered.filter((op) => selectedSet.has(op)));
+  const pending = [...selected];
+  while (pending.length) {
+    const op = pending.pop()!;
+    for (const creator of [...kindsOfParams(pathParameterNames(op.path), { path: op.path }), ...dependsOn(op)]) {
+      // One create per kind is enough to stand on: the plain one, not a clone.
+      const plain = ordered.filter((c) => registry.kindOf(c) === registry.kindOf(creator)).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length)[0];
+      if (creator !== plain && !selectedSet.has(creator)) continue;
+      if (creator !== op && !needed.has(creator) && !(creator.writes && !plan.safety.writes)) { needed.add(creator); pending.push(creator); }
+    }
+  }
+  return Object.freeze({ ordered, needed });
+}
+
+function createGraph(plan: Pick<BundleModel, 'ops' | 'kindOf' | 'creatable' | 'sourcesOf'>): CreateGraph {
+  const { ops } = plan;
   const registry = { kindOf: plan.kindOf };
   const creators = ops.filter((op) => op.links.length && registry.kindOf(op));
   // Path parameters are hard dependencies (a config needs its instance); references in a body
@@ -65,7 +100,9 @@ export function planCreates(plan: Basis & Pick<TargetPlan, 'safety'>): CreatePla
     seen.add(from);
     return hardDeps(from).some((d) => d === to || registry.kindOf(d) === registry.kindOf(to) || hardReaches(d, to, seen));
   };
+  const dependencies = new Map<Operation, Operation[]>();
   const dependsOn = (op: Operation): Operation[] => {
+    if (dependencies.has(op)) return dependencies.get(op)!;
     const params = new Set<string>();
     for (const example of op.body?.examples ?? []) eachReference(example.value, (key) => params.add(key));
     // An id no operation creates is found in the answers of reads on what is created (a disk in
@@ -76,7 +113,8 @@ export function planCreates(plan: Basis & Pick<TargetPlan, 'safety'>): CreatePla
       for (const source of sources.filter((x) => pathParameterNames(x.path).length === fewest)) for (const name of pathParameterNames(source.path)) params.add(name);
     }
     const soft = kindsOfParams(params, { refs: params }).filter((c) => registry.kindOf(c) !== registry.kindOf(op) && !hardReaches(c, op));
-    return [...new Set([...hardDeps(op), ...soft])];
+    dependencies.set(op, [...new Set([...hardDeps(op), ...soft])]);
+    return dependencies.get(op)!;
   };
   const ordered: Operation[] = [];
   const visiting = new Set<Operation>();
@@ -90,18 +128,5 @@ export function planCreates(plan: Basis & Pick<TargetPlan, 'safety'>): CreatePla
     ordered.push(op);
   };
   for (const op of [...creators].sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length || a.index - b.index)) place(op);
-
-  // Creates the selection needs: its own, and those of every kind its operations are addressed by.
-  const needed = new Set<Operation>(ordered.filter((op) => selectedSet.has(op)));
-  const pending = [...selected];
-  while (pending.length) {
-    const op = pending.pop()!;
-    for (const creator of [...kindsOfParams(pathParameterNames(op.path), { path: op.path }), ...dependsOn(op)]) {
-      // One create per kind is enough to stand on: the plain one, not a clone.
-      const plain = ordered.filter((c) => registry.kindOf(c) === registry.kindOf(creator)).sort((a, b) => pathParameterNames(a.path).length - pathParameterNames(b.path).length)[0];
-      if (creator !== plain && !selectedSet.has(creator)) continue;
-      if (creator !== op && !needed.has(creator) && !(creator.writes && !plan.safety.writes)) { needed.add(creator); pending.push(creator); }
-    }
-  }
-  return Object.freeze({ ordered, needed });
+  return { ordered, kindsOfParams, dependsOn };
 }

@@ -2,9 +2,10 @@
 // once made: the basis (the settings, the bundle's model, the selection), what the discovery of
 // the target adds (its kind, what the run may do there, the tokens), and the order of the creates.
 // What a run writes is in its ledger (ledger.ts).
+import { createHash } from 'node:crypto';
 import { basePathOf } from '@cloudapi/spec/bundle';
 import { createSchemaViews, type SchemaViews } from '@cloudapi/spec/schema-views';
-import { type CheckContext, successSchemaPointer } from '../checks/answers.js';
+import { type CheckContext, secretNamesOf, successSchemaPointer } from '../checks/answers.js';
 import { idSources } from '../model/harvest.js';
 import { modelOperations, type Operation } from '../model/operations.js';
 import { objectSites, type ObjectSite } from '../model/objects.js';
@@ -42,6 +43,8 @@ export interface BundleModel {
   readonly fits: (parameter: { pointer: string }, value: unknown) => boolean;
   /** whether a body fits an operation's request body schema (request view) */
   readonly validBody: (op: Operation) => (body: unknown) => boolean;
+  /** the names of the bundle's secrets (checks/answers.ts, secretNamesOf) */
+  readonly secretNames: ReadonlySet<string>;
 }
 
 /** What the run knows before it meets the target. */
@@ -86,18 +89,34 @@ export interface CreatePlan {
 
 export type Plan = Basis & TargetPlan & CreatePlan;
 
-// Compiled validators are kept per document, so repeated runs (tests, the Vitest entry) reuse them.
-const tools = new WeakMap<object, { views: SchemaViews; deriver: ReturnType<typeof createVariantDeriver> }>();
-function toolsFor(document: any) {
-  if (!tools.has(document)) {
-    const views = createSchemaViews(document);
-    tools.set(document, { views, deriver: createVariantDeriver(views) });
-  }
-  return tools.get(document)!;
-}
+// The model of a bundle (its compiled validators above all, about a second for the whole
+// bundle) is made once per document and kept: by the document object, and by its content, as
+// loadDocument() reads a new object on every call (the Vitest entry, a script that runs the kit
+// twice). The model is only read by runs. A document is taken as it is at its first run: an
+// edited one is a new object (its content is checked again before a model is shared with it).
+const byObject = new WeakMap<object, BundleModel>();
+const byContent = new Map<string, BundleModel>();
+const KEPT_BY_CONTENT = 4;
+
+const contentKey = (document: any) => createHash('sha256').update(JSON.stringify(document)).digest('base64');
 
 export function bundleModel(document: any): BundleModel {
-  const { views, deriver } = toolsFor(document);
+  const known = byObject.get(document);
+  if (known) return known;
+  const key = contentKey(document);
+  const same = byContent.get(key);
+  // The same content under another object, as long as the first one has not been edited since.
+  const model = same && contentKey(same.document) === key ? same : makeBundleModel(document);
+  byContent.delete(key);
+  byContent.set(key, model);
+  if (byContent.size > KEPT_BY_CONTENT) byContent.delete(byContent.keys().next().value!);
+  byObject.set(document, model);
+  return model;
+}
+
+function makeBundleModel(document: any): BundleModel {
+  const views = createSchemaViews(document);
+  const deriver = createVariantDeriver(views);
   const resolve = (node: any) => views.resolve(node);
   const ops = modelOperations(document, resolve);
   const kinds = resourceKinds(ops);
@@ -111,6 +130,7 @@ export function bundleModel(document: any): BundleModel {
     creatable: (param: string) => creatableBy(kinds, param),
     fits: (parameter: { pointer: string }, value: unknown) => views.validate('request', `${parameter.pointer}/schema`, value).valid,
     validBody: (op: Operation) => (body: unknown) => views.validate('request', op.body!.schemaPointer, body).valid,
+    secretNames: secretNamesOf(document),
   });
 }
 
