@@ -13,6 +13,9 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // Modules transformed once are kept on disk (node_modules/.experimental-vitest-cache, keyed by
+    // their content and the config): the second project of a run and later runs reuse them.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,

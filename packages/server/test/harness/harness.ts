@@ -12,7 +12,7 @@ import { startServer } from '../../src/server.js';
 import type { RunningServer, ServerOptions } from '../../src/server.js';
 import type { Clock } from '../../src/core/clock.js';
 import { createDatabase } from './postgres.js';
-import { migratedDatabase } from './store-templates.js';
+import { giveOwnSigningSecret, migratedDatabase, migratedSqliteFile } from './store-templates.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export const engine: Engine = process.env.CLOUDAPI_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -47,14 +47,16 @@ export function writeTokensFile(dir: string, entries: object[] = Object.values(T
   return file;
 }
 
-/**
- * The URL of a new database of its own on the run's PostgreSQL: empty, or `migrated` with every
- * area's tables (store-templates.ts).
- */
-export async function postgresUrl(hint: string, options: { migrated?: boolean } = {}): Promise<string> {
+/** The URL of the run's PostgreSQL server (its `postgres` database), from the global set-up. */
+function postgresAdminUrl(): string {
   const provided = inject('postgres');
   if (!provided?.url) throw new Error(provided?.error ?? 'The postgres project\'s global set-up did not run (test/harness/global-postgres.ts)');
-  return options.migrated ? migratedDatabase(provided.url, hint, () => tempDir('template')) : createDatabase(provided.url, hint);
+  return provided.url;
+}
+
+/** The URL of a new, empty database of its own on the run's PostgreSQL. */
+export async function postgresUrl(hint: string): Promise<string> {
+  return createDatabase(postgresAdminUrl(), hint);
 }
 
 /** A clock tests move by hand. */
@@ -141,20 +143,29 @@ export interface TestServerOptions extends Partial<ServerOptions> {
 
 /**
  * A store of its own for a new server on this engine: a temporary DATA_DIR, and on PostgreSQL a
- * new database (`migrated`: with every area's tables already), so that test files and the
- * servers within them never share data.
+ * new database, so that test files and the servers within them never share data.
  */
-export async function storeOptions(name: string, options: { migrated?: boolean } = {}): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
+export async function storeOptions(name: string): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
   const dataDir = tempDir(name);
-  if (engine === 'postgres') return { dataDir, databaseUrl: await postgresUrl(name, options) };
+  if (engine === 'postgres') return { dataDir, databaseUrl: await postgresUrl(name) };
+  return { dataDir };
+}
+
+/** The same with every area's tables made already: a copy of a store migrated once (store-templates.ts). */
+async function migratedStoreOptions(name: string): Promise<Pick<ServerOptions, 'dataDir' | 'databaseUrl'>> {
+  const dataDir = tempDir(name);
+  const scratch = () => tempDir('template');
+  if (engine === 'postgres') return { dataDir, databaseUrl: await migratedDatabase(postgresAdminUrl(), name, scratch) };
+  await migratedSqliteFile(dataDir, scratch);
   return { dataDir };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { tokens, name = 'server', ...rest } = options;
-  // A server of every area starts on a database with their tables made (a copy); one of other
+  // A server of every area starts on a copy of a store with their tables made; one of other
   // areas makes its own.
-  const store = rest.dataDir || rest.databaseUrl ? {} : await storeOptions(name, { migrated: !rest.areas });
+  const copied = !(rest.dataDir || rest.databaseUrl || rest.areas);
+  const store = rest.dataDir || rest.databaseUrl ? {} : copied ? await migratedStoreOptions(name) : await storeOptions(name);
   const dir = tempDir('tokens');
   const serverOptions: ServerOptions = {
     port: 0,
@@ -167,6 +178,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...rest,
   };
   let server = await startServer(serverOptions);
+  if (copied) await giveOwnSigningSecret(server.store.db);
   const handle: TestServer = {
     engine,
     get server() { return server; },

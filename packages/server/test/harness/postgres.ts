@@ -207,7 +207,7 @@ export function databaseUrl(adminUrl: string, name: string): string {
 }
 
 /** Runs `sql` on one connection of its own to `url`. */
-export async function runOnce(url: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
+async function runOnce(url: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
