@@ -4,7 +4,8 @@
 // answer, violations and errors as values instead of re-reading them from a second HTTP hop.
 //
 // Loading this module adjusts Prism for the whole process:
-// - @faker-js/faker's index loads every locale (most of Prism's start-up); Prism uses only English;
+// - @faker-js/faker's index loads every locale (most of Prism's start-up); Prism uses only English,
+//   loaded when a generated value first needs it;
 // - generated objects carry only the fields their schemas declare (json-schema-faker fillProperties);
 // - every generated body is checked against its schema and the parts that break it regenerated
 //   (generation.mjs): Prism's mocker calls the generator through its module's exports, so
@@ -18,8 +19,12 @@ import { routingOf } from './routing.mjs';
 const require = createRequire(import.meta.url);
 const fromPrism = { paths: [require.resolve('@stoplight/prism-http')] };
 const fakerEntry = require.resolve('@faker-js/faker', fromPrism);
-const englishFaker = require(require.resolve('@faker-js/faker/locale/en', fromPrism));
-require.cache[fakerEntry] = { id: fakerEntry, filename: fakerEntry, loaded: true, exports: { __esModule: true, default: englishFaker, faker: englishFaker } };
+const englishFakerPath = require.resolve('@faker-js/faker/locale/en', fromPrism);
+// English only, and loaded when a generated value first asks for it (a third of a second): Prism
+// reads it through its exports only then, and a mock serving examples never does.
+const englishFaker = { __esModule: true };
+for (const name of ['default', 'faker']) Object.defineProperty(englishFaker, name, { enumerable: true, get: () => require(englishFakerPath) });
+require.cache[fakerEntry] = { id: fakerEntry, filename: fakerEntry, loaded: true, exports: englishFaker };
 
 const { createInstance, getHttpOperationsFromSpec, ProblemJsonError, VIOLATIONS } = require('@stoplight/prism-http');
 const { createServer: createPrismServer } = require('@stoplight/prism-http-server');
