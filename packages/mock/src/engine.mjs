@@ -4,7 +4,9 @@
 // answer, violations and errors as values instead of re-reading them from a second HTTP hop.
 //
 // Loading this module adjusts Prism for the whole process:
-// - @faker-js/faker's index loads every locale (most of Prism's start-up); Prism uses only English;
+// - @faker-js/faker's index loads every locale (most of Prism's start-up); Prism uses only English,
+//   loaded when a generated value first needs it; the Postman collection transformer (and its
+//   library) loads only if Prism is ever given a collection;
 // - generated objects carry only the fields their schemas declare (json-schema-faker fillProperties);
 // - every generated body is checked against its schema and the parts that break it regenerated
 //   (generation.mjs): Prism's mocker calls the generator through its module's exports, so
@@ -17,9 +19,32 @@ import { routingOf } from './routing.mjs';
 
 const require = createRequire(import.meta.url);
 const fromPrism = { paths: [require.resolve('@stoplight/prism-http')] };
-const fakerEntry = require.resolve('@faker-js/faker', fromPrism);
-const englishFaker = require(require.resolve('@faker-js/faker/locale/en', fromPrism));
-require.cache[fakerEntry] = { id: fakerEntry, filename: fakerEntry, loaded: true, exports: { __esModule: true, default: englishFaker, faker: englishFaker } };
+
+/**
+ * Puts `module` (resolved from Prism) in the module cache as exports whose `names` are read from
+ * the file `real` (the module itself by default), loaded when one is first read: Prism reads them
+ * only where it uses them, not when it starts. `pick(exports, name)` is what a name reads.
+ */
+function deferModule(module, names, { real = require.resolve(module, fromPrism), pick = (exports, name) => exports[name] } = {}) {
+  const entry = require.resolve(module, fromPrism);
+  const deferred = { __esModule: true };
+  let loaded = null;
+  const load = () => {
+    if (!loaded) {
+      // The entry may be the real file: out of the cache while it loads, so that it really loads.
+      const stand = require.cache[entry];
+      delete require.cache[entry];
+      try { loaded = require(real); } finally { require.cache[entry] = stand; }
+    }
+    return loaded;
+  };
+  for (const name of names) Object.defineProperty(deferred, name, { enumerable: true, get: () => pick(load(), name) });
+  require.cache[entry] = { id: entry, filename: entry, loaded: true, exports: deferred };
+}
+// Faker in English only (its index loads every locale), when a generated value first asks for it.
+deferModule('@faker-js/faker', ['default', 'faker'], { real: require.resolve('@faker-js/faker/locale/en', fromPrism), pick: (english) => english });
+// Postman collections, which the mock is never given: their library is about 0.12 s of CPU.
+deferModule('@stoplight/http-spec/postman/operation', ['transformPostmanCollectionOperations', 'transformPostmanCollectionOperation']);
 
 const { createInstance, getHttpOperationsFromSpec, ProblemJsonError, VIOLATIONS } = require('@stoplight/prism-http');
 const { createServer: createPrismServer } = require('@stoplight/prism-http-server');

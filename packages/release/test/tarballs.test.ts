@@ -7,15 +7,15 @@
 // What runs in processes of its own (npm publish --dry-run, the compile, the programs it writes,
 // the smoke) starts as soon as what it needs is there, and the tests await its result: so the
 // compile and the smoke run beside the checks made in this process (publint, arethetypeswrong).
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryScratch } from '../../../test-support/scratch.mjs';
 import { packedTarballs, provideSqliteBinding } from '../../../test-support/tarballs.mjs';
 import { allWorkspaces, describeRun, publishable, removeTree, repoRoot, run, type Run, type Workspace } from './support/npm.js';
 
@@ -50,7 +50,8 @@ function typescriptCompiler(): string {
 }
 
 beforeAll(async () => {
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-release-'));
+  // In memory where it can be: npm writes some 18,000 files there (test-support/scratch.mjs).
+  scratch = memoryScratch('cloudapi-release-');
   // The tarballs of the pack task (turbo.json: this test depends on every publishable package's).
   const workspaces = publishable();
   const tarballs = packedTarballs(workspaces.map(({ manifest }) => manifest.name));
