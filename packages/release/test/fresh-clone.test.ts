@@ -26,7 +26,8 @@ beforeAll(async () => {
   const common = (await run('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repoRoot })).stdout.trim();
   const checkoutCache = path.join(path.dirname(common), '.turbo', 'cache');
   turboCache = path.join(scratch, 'turbo-cache');
-  if (existsSync(checkoutCache)) await linkOrCopy(checkoutCache, turboCache);
+  // The links are made side by side, the cache's while git clones.
+  const linkingCache = existsSync(checkoutCache) ? linkOrCopy(checkoutCache, turboCache) : Promise.resolve();
   const stash = await run('git', ['stash', 'create'], { cwd: repoRoot });
   const commit = stash.stdout.trim() || 'HEAD';
   const cloned = await run('git', ['clone', '--quiet', '--no-checkout', repoRoot, clone], { cwd: scratch });
@@ -35,9 +36,8 @@ beforeAll(async () => {
   const fetched = await run('git', ['fetch', '--quiet', repoRoot, commit], { cwd: clone });
   const checkout = await run('git', ['checkout', '--quiet', fetched.code === 0 ? 'FETCH_HEAD' : 'HEAD'], { cwd: clone });
   if (checkout.code !== 0) throw new Error(describeRun('git checkout', checkout));
-  for (const dir of ['node_modules', ...allWorkspaces().map((workspace) => `${workspace.dir}/node_modules`)]) {
-    if (existsSync(path.join(repoRoot, dir))) await linkOrCopy(path.join(repoRoot, dir), path.join(clone, dir));
-  }
+  const installed = ['node_modules', ...allWorkspaces().map((workspace) => `${workspace.dir}/node_modules`)].filter((dir) => existsSync(path.join(repoRoot, dir)));
+  await Promise.all([linkingCache, ...installed.map((dir) => linkOrCopy(path.join(repoRoot, dir), path.join(clone, dir)))]);
 }, 300_000);
 
 /**
