@@ -143,7 +143,7 @@ async function waitReady(url: string, child: ChildProcess, output: () => string,
   }
 }
 
-export async function startPostgres(binaries: PostgresBinaries): Promise<RunningPostgres> {
+export async function startPostgres(binaries: PostgresBinaries, options: { autovacuum?: boolean } = {}): Promise<RunningPostgres> {
   const user = postgresUser();
   const root = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-pg-'));
   const dataDir = path.join(root, 'data');
@@ -162,14 +162,10 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Running
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     // Durability settings off: the tests kill server processes, never PostgreSQL itself.
-    // Autovacuum off: its ANALYZE of a database's tables (some 60 in a run, as the tests fill
-    // new databases) is a transaction that moves the whole server's snapshot, which drops every
-    // server's cached list pages (the page cache's data version): a page-cache test reading a
-    // list twice saw a miss when one ran in between. A server that lives one run needs none.
     const child = spawn(binaries.postgres, [
       '-D', dataDir, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1',
       '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
-      '-c', 'autovacuum=off',
+      '-c', `autovacuum=${options.autovacuum === false ? 'off' : 'on'}`,
     ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...asUser });
     let output = '';
     child.stdout!.on('data', (d) => { output += d; });
