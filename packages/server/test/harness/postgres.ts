@@ -143,7 +143,7 @@ async function waitReady(url: string, child: ChildProcess, output: () => string,
   }
 }
 
-export async function startPostgres(binaries: PostgresBinaries): Promise<RunningPostgres> {
+export async function startPostgres(binaries: PostgresBinaries, options: { autovacuum?: boolean } = {}): Promise<RunningPostgres> {
   const user = postgresUser();
   const root = mkdtempSync(path.join(os.tmpdir(), 'cloudapi-pg-'));
   const dataDir = path.join(root, 'data');
@@ -165,6 +165,7 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Running
     const child = spawn(binaries.postgres, [
       '-D', dataDir, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1',
       '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+      '-c', `autovacuum=${options.autovacuum === false ? 'off' : 'on'}`,
     ], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...asUser });
     let output = '';
     child.stdout!.on('data', (d) => { output += d; });
