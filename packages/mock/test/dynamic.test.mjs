@@ -5,11 +5,12 @@
 // (each holds several objects, so its item schema is checked well over a hundred times); the
 // others, whose keywords the generator follows by construction, 10. Prism generates 20 to 100
 // answers a second on this machine, so this is most of the package's test time.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '@cloudapi/spec/walk';
 import { pointerGet } from '@cloudapi/spec/schema-views';
 import { startMock } from '../src/index.mjs';
-import { bundle, requestFor, successOf, views } from './support/spec.mjs';
+import { bundle, requestFor, send, successOf, views } from './support/spec.mjs';
 
 const CROSS_FIELD = ['if', 'then', 'else', 'not', 'oneOf', 'anyOf', 'contains', 'maxContains', 'minContains', 'dependentRequired', 'dependentSchemas', 'propertyNames'];
 const PER_CROSS_FIELD_SCHEMA = 100;
@@ -69,11 +70,11 @@ describe('dynamic answers', () => {
     const requests = plan.flatMap((group) => Array.from({ length: group.answers }, (_, i) => group.ops[i % group.ops.length]));
     const failures = new Map();
     let checked = 0;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     await pool(requests, 8, async (op) => {
-      const { url, init } = requestFor(op, mock.baseUrl);
       const { status, schemaPointer } = successOf(op);
-      const response = await fetch(url, init);
-      const text = await response.text();
+      const response = await send(agent, requestFor(op, mock.baseUrl));
+      const { text } = response;
       const where = `${op.method.toUpperCase()} ${op.path}`;
       if (response.status !== status) { failures.set(where, `answered ${response.status}: ${text.slice(0, 300)}`); return; }
       const body = JSON.parse(text);
@@ -82,6 +83,7 @@ describe('dynamic answers', () => {
       if (invalid.length || undeclared.length) failures.set(where, `${[...invalid, ...undeclared.map((p) => `undeclared ${p}`)].slice(0, 5).join('; ')} in ${text.slice(0, 300)}`);
       checked++;
     });
+    agent.destroy();
     expect(Object.fromEntries(failures)).toEqual({});
     expect(checked).toBe(requests.length);
   }, 300_000);

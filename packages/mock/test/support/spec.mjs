@@ -1,5 +1,6 @@
 // What the mock's tests read from the spec's bundle: valid requests built from its examples, the
 // success response of each operation, and a check that a body is the spec's ErrorResponse.
+import http from 'node:http';
 import { loadBundle } from '@cloudapi/spec/bundle';
 import { createSchemaViews } from '@cloudapi/spec/schema-views';
 import { bodiesOf, mediaExamples, parameterExamples } from '@cloudapi/spec/walk';
@@ -31,6 +32,33 @@ export function requestFor(op, baseUrl) {
     }
   }
   return { url: `${baseUrl}${path}${query.size ? `?${query}` : ''}`, init };
+}
+
+/**
+ * Sends a request of requestFor() with node:http on a keep-alive agent of the caller's: a third of
+ * the CPU fetch takes, for a test that sends a thousand and more. Resolves with the status and the
+ * body's text.
+ * @param {http.Agent} agent
+ */
+export async function send(agent, { url, init }) {
+  let { body, headers } = init;
+  if (body instanceof FormData) {
+    // The form as fetch would encode it, boundary and all.
+    const encoded = new Request(url, { method: init.method, body });
+    headers = { ...headers, 'content-type': encoded.headers.get('content-type') };
+    body = Buffer.from(await encoded.arrayBuffer());
+  }
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: init.method, headers, agent }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => { text += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode, text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** The status and schema pointer of an operation's success response. */
