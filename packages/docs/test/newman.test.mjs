@@ -47,7 +47,9 @@ const ownRequests = (executions) => executions.filter((x) => !pathOf.get(x.name)
 const notSuccesses = (executions) => executions.filter((x) => x.status < 200 || x.status > 299).map((x) => `${x.status} ${x.method} ${x.url}: ${x.body}`);
 const requestCount = (items) => items.reduce((n, item) => n + (item.item ? requestCount(item.item) : 1), 0);
 
-describe('the Postman collection under newman', () => {
+// The two runs are independent (their own target each; the scratch folder is only read): they run
+// at the same time, each mostly waiting on its target's answers.
+describe.concurrent('the Postman collection under newman', () => {
   it('against the mock: every request answers 2xx, ids with a slash percent-encoded in the path', async () => {
     const mock = await startMock({ port: 0 });
     try {
