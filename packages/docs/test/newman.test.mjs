@@ -47,8 +47,10 @@ const ownRequests = (executions) => executions.filter((x) => !pathOf.get(x.name)
 const notSuccesses = (executions) => executions.filter((x) => x.status < 200 || x.status > 299).map((x) => `${x.status} ${x.method} ${x.url}: ${x.body}`);
 const requestCount = (items) => items.reduce((n, item) => n + (item.item ? requestCount(item.item) : 1), 0);
 
-describe('the Postman collection under newman', () => {
-  it('against the mock: every request answers 2xx, ids with a slash percent-encoded in the path', async () => {
+// The two runs are independent (their own target each; the scratch folder is only read): they run
+// at the same time, each mostly waiting on its target's answers, each with its own `expect`.
+describe.concurrent('the Postman collection under newman', () => {
+  it('against the mock: every request answers 2xx, ids with a slash percent-encoded in the path', async ({ expect }) => {
     const mock = await startMock({ port: 0 });
     try {
       const executions = await run(mock.baseUrl, 'mock-token');
@@ -64,7 +66,7 @@ describe('the Postman collection under newman', () => {
     }
   }, 120_000);
 
-  it('against the reference server: creates run first, their ids reach the requests that follow, deletes run last', async () => {
+  it('against the reference server: creates run first, their ids reach the requests that follow, deletes run last', async ({ expect }) => {
     const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: path.join(scratch, 'data'), transitionMs: 0, logLevel: 'warn' });
     try {
       // No operation creates a managed issue: the service records one for a ticket opened about
