@@ -125,6 +125,11 @@ function queryOf(searchParams) {
   return query;
 }
 
+/** Prism's operations of a mock document (plain data: operations-cache.mjs keeps them as JSON). @param {string} document its path */
+export function operationsOf(document) {
+  return getHttpOperationsFromSpec(document);
+}
+
 /**
  * Prism's engine for one mock document.
  * @param {object} options
@@ -133,9 +138,10 @@ function queryOf(searchParams) {
  * @param {boolean} [options.dynamic]
  * @param {string} [options.seed]
  * @param {string} [options.upstream] proxy mode: the implementation's root URL
+ * @param {object[]} [options.operations] Prism's operations of the document, when they were made already
  */
-export async function createEngine({ document, errors, dynamic = false, seed, upstream }) {
-  const operations = await getHttpOperationsFromSpec(document);
+export async function createEngine({ document, errors, dynamic = false, seed, upstream, operations: given }) {
+  const operations = given ?? await operationsOf(document);
   if (operations.length === 0) throw new Error(`${document} has no operations.`);
   const logger = createLogger('PRISM', { level: 'fatal' }, process.stderr);
   const config = {

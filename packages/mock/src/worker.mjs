@@ -3,11 +3,15 @@
 // hands each connection over. If this process dies, the supervisor keeps accepting connections
 // and gives them to the next one.
 //
-// Messages out: {type: 'ready', operations, prismPort?}, {type: 'took', id}, {type: 'exchange',
-// counts, lines} (proxy mode), {type: 'log', line}, {type: 'reloaded', id, operations}, {type: 'reload-failed', id,
-// message}. Messages in: {type: 'connection', id} with a socket, {type: 'reload', id}.
+// Messages out: {type: 'operations', key, json} (operations made from the document),
+// {type: 'operations-used'} (those handed over were served), {type: 'ready', operations, prismPort?},
+// {type: 'took', id}, {type: 'exchange', counts, lines} (proxy mode), {type: 'log', line},
+// {type: 'reloaded', id, operations}, {type: 'reload-failed', id, message}. Messages in:
+// {type: 'operations', key, json} (first, when `operationsKey` is set), {type: 'connection', id}
+// with a socket, {type: 'reload', id}.
 import { readFile } from 'node:fs/promises';
-import { createEngine } from './engine.mjs';
+import { createEngine, operationsOf } from './engine.mjs';
+import { documentKey, selfContained } from './operations-cache.mjs';
 import { changedPaths } from './incremental.mjs';
 import { createFaultStage } from './faults.mjs';
 import { createFrontServer } from './front.mjs';
@@ -18,13 +22,42 @@ import { filterSpecs } from '@cloudapi/spec/filters';
 
 const options = JSON.parse(process.argv[2]);
 
+// The operations the supervisor hands over when it has them for the document (operations-cache.mjs):
+// sent right after this process started, with `operationsKey` in its options.
+const handed = options.operationsKey ? new Promise((resolve) => {
+  const take = (message) => {
+    if (message?.type !== 'operations') return;
+    process.off('message', take);
+    resolve(message);
+  };
+  process.on('message', take);
+}) : null;
+
+/**
+ * Prism's operations of the document whose text is `text`: those the supervisor handed over when
+ * they are of this very text, else made from the document (and sent to the supervisor for the
+ * next worker).
+ */
+async function operationsFor(text) {
+  const key = documentKey(text);
+  const given = handed && options.operationsKey === key ? await handed : null;
+  if (given?.key === key) {
+    process.send({ type: 'operations-used' });
+    return JSON.parse(given.json);
+  }
+  const operations = await operationsOf(options.document);
+  if (selfContained(text)) process.send({ type: 'operations', key, json: JSON.stringify(operations) });
+  return operations;
+}
+
 /**
  * The engine and the routes for the document as it is on disk now, swapped in together. One
  * request is answered first, unseen: a fresh engine's first answer costs most of a second of
  * one-time set-up, which a client (or a standby taking over) should not wait for.
  */
 async function load() {
-  const [engine, text] = await Promise.all([createEngine(options), readFile(options.document, 'utf8')]);
+  const text = await readFile(options.document, 'utf8');
+  const engine = await createEngine({ ...options, operations: await operationsFor(text) });
   const document = JSON.parse(text);
   const simplest = Object.keys(document.paths ?? {}).find((path) => !path.includes('{') && document.paths[path].get);
   if (simplest && !options.upstream) await engine.answer({ method: 'GET', url: simplest, headers: {}, body: null });

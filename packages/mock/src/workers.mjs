@@ -7,6 +7,7 @@
 import { fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { countHanded, operationsFor, remember } from './operations-cache.mjs';
 import { NO_COUNTS, addCounts } from './verdict.mjs';
 
 const workerPath = fileURLToPath(new URL('./worker.mjs', import.meta.url));
@@ -83,6 +84,8 @@ export class WorkerPool {
   }
 
   onMessage(message) {
+    if (message?.type === 'operations') remember(message.key, message.json);
+    if (message?.type === 'operations-used') countHanded();
     if (message?.type === 'log') this.settings.log(message.line);
     if (message?.type === 'exchange') {
       addCounts(this.totals, message.counts);
@@ -96,7 +99,10 @@ export class WorkerPool {
   /** A new worker, resolved once it says it is ready; it is killed if it does not within the timeout. */
   spawn() {
     const { timeoutMs, workerOptions } = this.settings;
-    const child = fork(workerPath, [JSON.stringify(workerOptions)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+    // Prism's operations of the document, when a worker of this process made them already.
+    const operations = operationsFor(workerOptions.document);
+    const child = fork(workerPath, [JSON.stringify({ ...workerOptions, operationsKey: operations?.key })], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+    if (operations) child.send({ type: 'operations', ...operations });
     child.stdout.on('data', (chunk) => this.collect(chunk));
     child.stderr.on('data', (chunk) => this.collect(chunk));
     child.on('message', (message) => this.onMessage(message));
