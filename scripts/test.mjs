@@ -36,8 +36,9 @@ export const LANES = 2;
  * so that both lanes end together. A package not named here follows them, in name order.
  */
 export const LONGEST_FIRST = [
-  '@cloudapi/server', '@cloudapi/release', '@cloudapi/docs', '@cloudapi/contract', '@cloudapi/generators', '@cloudapi/msw',
-  '@cloudapi/spec', '@cloudapi/client', '@cloudapi/mock', '@cloudapi/dev', '@cloudapi/cli', '@cloudapi/neighbours', '@cloudapi/example-web-app',
+  '@cloudapi/server', '@cloudapi/docs', '@cloudapi/release', '@cloudapi/spec', '@cloudapi/msw', '@cloudapi/generators',
+  '@cloudapi/contract', '@cloudapi/mock', '@cloudapi/dev', '@cloudapi/client', '@cloudapi/cli', '@cloudapi/neighbours', '@cloudapi/types',
+  '@cloudapi/example-web-app',
 ];
 
 // eslint-disable-next-line no-control-regex

@@ -9,7 +9,9 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // Declarations only, with no type check of their own (TypeScript's noCheck, same output, a
+  // third of the CPU): the package's test run type-checks every file (Vitest's typecheck).
+  dts: { compilerOptions: { noCheck: true } },
   target: 'es2022',
   platform: 'neutral',
   sourcemap: true,
