@@ -1,15 +1,19 @@
 // The bundle model: one place that finds and reads the bundle, its base path, and each
 // operation's method, path, parameters, bodies, responses and security.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { basePathOf, defaultBundleFile, loadBundle, operationViews, securityOf } from '../lib/bundle.mjs';
 import { specDir } from './helpers.mjs';
 
 const bundle = loadBundle();
 const views = operationViews(bundle);
 const byId = new Map(views.map((v) => [v.operationId, v]));
+const scratchDirs = [];
+/** A new temporary folder, removed when the file's tests end. */
+const scratch = () => { const dir = mkdtempSync(path.join(tmpdir(), 'bundle-model-')); scratchDirs.push(dir); return dir; };
+afterAll(() => { for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true }); });
 
 describe('loadBundle', () => {
   it("reads this package's own dist/openapi.json by default", () => {
@@ -25,7 +29,7 @@ describe('loadBundle', () => {
   });
 
   it('reads another bundle, as JSON or YAML', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'bundle-model-'));
+    const dir = scratch();
     writeFileSync(path.join(dir, 'a.json'), JSON.stringify({ openapi: '3.1.0', servers: [{ url: '/x' }] }));
     writeFileSync(path.join(dir, 'a.yaml'), 'openapi: 3.1.0\nservers:\n  - url: https://api.example.com/v9/\n');
     expect(basePathOf(loadBundle(path.join(dir, 'a.json')))).toBe('/x');
@@ -33,7 +37,7 @@ describe('loadBundle', () => {
   });
 
   it('names the file when it is missing or broken', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'bundle-model-'));
+    const dir = scratch();
     const missing = path.join(dir, 'none.json');
     expect(() => loadBundle(missing)).toThrow(`the bundle ${missing} cannot be read`);
     writeFileSync(path.join(dir, 'broken.json'), '{"openapi": ');

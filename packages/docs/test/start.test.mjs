@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer, connect } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,8 @@ function start(env, args = []) {
   child.stdout.on('data', (d) => { output += d; });
   child.stderr.on('data', (d) => { output += d; });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // Its data goes with it (npm start stops the server before it exits).
+  exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const waitFor = (pattern, ms = 60_000) => new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       const match = pattern.exec(output);

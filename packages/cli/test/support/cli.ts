@@ -10,8 +10,19 @@ export interface Prompt { question: string; secret: boolean }
 export interface Outcome { code: number; stdout: string; stderr: string; prompts?: Prompt[] }
 export interface CliOptions { stdin?: string; env?: Record<string, string | undefined>; interactive?: boolean; answers?: string[] }
 
+/** The folders tempDir made, removed after each test file (test/support/remove-temp-dirs.ts). */
+const madeDirs = new Set<string>();
+
 export function tempDir(prefix: string): string {
-  return mkdtempSync(path.join(os.tmpdir(), `cloudapi-cli-${prefix}-`));
+  const dir = mkdtempSync(path.join(os.tmpdir(), `cloudapi-cli-${prefix}-`));
+  madeDirs.add(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir made so far. */
+export function removeTempDirs(): void {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+  madeDirs.clear();
 }
 
 /** `cloudapi …args` with the given environment; what it printed and its exit code. */

@@ -1,7 +1,7 @@
 // `npm start -- --no-build` (its script, scripts/start.mjs) on free ports with data of its own:
 // the addresses it prints, its output, and a way to stop it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,8 @@ export async function startAll(env = {}) {
   child.stdout.on('data', (d) => { output += d; });
   child.stderr.on('data', (d) => { output += d; });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // Its data goes with it (npm start stops the server before it exits).
+  exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const started = Date.now();
   for (;;) {
     const docs = /✔ docs {2}(http:\/\/\S+)\//.exec(output)?.[1];

@@ -1,11 +1,11 @@
 // Object Storage: one test per rule of the requirements (and of the spec's decisions).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestServer, testClock, TOKENS } from '../harness/harness.js';
 import type { TestServer } from '../harness/harness.js';
 import { CLUSTER, createBucket, ensureCurl, objectUrl, putObject } from './support.js';
@@ -150,6 +150,7 @@ describe('object storage', () => {
     const curl = ensureCurl();
     await createBucket(full(), 'curl-bucket');
     const dir = mkdtempSync(path.join(tmpdir(), 'objstore-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'dog.jpg');
     writeFileSync(file, Buffer.from('not really a jpeg, but bytes all the same'));
     const url = await objectUrl(full(), 'curl-bucket', { name: 'photos/dog 1.jpg', method: 'PUT', content_type: 'image/jpeg', expires_in: 600 });
