@@ -33,7 +33,7 @@ const SCHEMA_CODES = {
   'property-added':         ['info', 'info'],
   'property-removed':       ['breaking', 'breaking'], // request: the body rejects unknown fields
   'property-removed-open':  ['warning', null],
-  'optional-property-removed': [null, 'info'],
+  'optional-property-removed': [null, 'warning'], // the generated types lose it: code that reads it no longer compiles
   'property-required':      ['breaking', 'info'],
   'property-optional':      ['info', 'breaking'],
   'property-deprecated':    ['info', 'info'],
@@ -47,6 +47,7 @@ const SCHEMA_CODES = {
   'alternative-removed':    ['breaking', 'info'],
   'wrapped-in-one-of':      ['breaking', 'breaking'],
   'annotation-changed':     ['info', 'info'],
+  'restructured':           ['info', 'info'], // an allOf part whose rules are all compared field by field, none narrower
   'prefix-item-added':      ['info', 'breaking'],
   'prefix-item-removed':    ['breaking', 'info'],
 };
@@ -125,6 +126,15 @@ export const CODES = Object.freeze({
     ...(response ? [[`response-${aspect}`, response], [`response-header-${aspect}`, response]] : []),
   ])),
 });
+
+/**
+ * The level of a schema comparison's aspect on one side (undefined for an aspect with no schema
+ * code there, such as a header's compatible type).
+ * @param {string} aspect @param {'request' | 'response'} side @returns {Level | null | undefined}
+ */
+export function schemaLevel(aspect, side) {
+  return SCHEMA_CODES[aspect]?.[side === 'request' ? 0 : 1];
+}
 
 /** @type {Record<Level, number>} */
 export const LEVEL_RANK = { info: 0, warning: 1, breaking: 2 };

@@ -52,6 +52,7 @@ function emptyFlat() {
     /** @type {Map<string, string>} */ requiredAt: new Map(),
     /** @type {Set<string>} */ requiredLists: new Set(),
     closed: false,
+    /** @type {Set<string>} the keywords that close the object here (`additionalProperties` and `unevaluatedProperties` set to false) */ closedBy: new Set(),
     /** @type {any[]} */ additional: [],
     /** @type {Array<string | undefined>} */ additionalAt: [],
     /** @type {any[]} */ items: [],
@@ -154,7 +155,9 @@ function readObject(out, schema, at, requiredHere) {
       if (at && !out.requiredAt.has(name)) out.requiredAt.set(name, `${at}/required/${i}`);
     });
   }
-  if (schema.additionalProperties === false || schema.unevaluatedProperties === false) out.closed = true;
+  for (const keyword of ['additionalProperties', 'unevaluatedProperties']) {
+    if (schema[keyword] === false) { out.closed = true; out.closedBy.add(keyword); }
+  }
   if (schema.additionalProperties === false) out.constraints.set('additionalProperties', at && `${at}/additionalProperties`);
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     out.additional.push(schema.additionalProperties);

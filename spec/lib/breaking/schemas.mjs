@@ -7,6 +7,7 @@
 // A comparison of two `$ref`s is made once per pair of targets and reused by every operation
 // that reaches them (the shared error body, a resource read by many operations), which keeps a
 // comparison of the whole bundle fast.
+import { schemaLevel } from './codes.mjs';
 import { flatten, isPlainRef, LOWER_BOUNDS, merged, UPPER_BOUNDS } from './flatten.mjs';
 
 /** @typedef {{ code: string, rel: string, text: (label: string) => string, pointer: string | undefined }} SchemaFinding */
@@ -64,7 +65,9 @@ export function compareSchemas(ctx, side, rawA, rawB, pointerB, options = {}, de
   compareFlags(a, b, emit, at);
   compareProperties(side, a, b, emit);
   compareConstraints(a, b, emit, at);
-  compareParts(a, b, emit);
+  // Whether the field-by-field comparison of this schema found something that breaks this side.
+  const narrower = out.some((f) => schemaLevel(f.code.slice(side.length + 1), side) === 'breaking');
+  compareParts(a, b, emit, narrower);
   compareTuples(a, b, emit);
   const below = (rel, subA, subB, pointer) => {
     for (const f of compareSchemas(ctx, side, subA, subB, pointer, {}, depth + 1)) out.push({ ...f, rel: joinField(rel, f.rel) });
@@ -192,14 +195,20 @@ function compareProperties(side, a, b, emit) {
   }
 }
 
-/** Keywords compared by presence, dependentRequired, contentMediaType and contentEncoding. */
+/**
+ * Keywords compared by presence, dependentRequired, contentMediaType and contentEncoding. An
+ * object closed before and after (`additionalProperties: false` traded for `unevaluatedProperties:
+ * false`, as a body split into allOf parts needs) is no narrower for it: a field it no longer
+ * declares is reported by compareProperties.
+ */
 function compareConstraints(a, b, emit, at) {
   const name = (key) => (key.includes('/') ? `${key.split('/')[0]} "${key.split('/').slice(1).join('/')}"` : key);
+  const stillClosed = (flat, key) => a.closed && b.closed && flat.closedBy.has(key);
   for (const [key, pointer] of b.constraints) {
-    if (!a.constraints.has(key)) emit('constraint-added', '', (f) => `${f}: ${name(key)} added`, pointer ?? b.at);
+    if (!a.constraints.has(key) && !stillClosed(b, key)) emit('constraint-added', '', (f) => `${f}: ${name(key)} added`, pointer ?? b.at);
   }
   for (const key of a.constraints.keys()) {
-    if (!b.constraints.has(key)) emit('constraint-removed', '', (f) => `${f}: ${name(key)} removed`, b.at);
+    if (!b.constraints.has(key) && !stillClosed(a, key)) emit('constraint-removed', '', (f) => `${f}: ${name(key)} removed`, b.at);
   }
   for (const [field, list] of b.dependentRequired) {
     const was = a.dependentRequired.get(field);
@@ -214,11 +223,21 @@ function compareConstraints(a, b, emit, at) {
   }
 }
 
+// What an allOf part may say and still be judged field by field once flatten.mjs merged it: types
+// (intersected), fields and their schemas, required fields (united), bounds (the tighter kept),
+// items, flags, dependentRequired, annotations. A part with anything else (enum, pattern, format,
+// multipleOf, a closing keyword of its own, branches, conditions) is judged as a part.
+const JUDGED_BY_FIELDS = new Set(['type', 'properties', 'required', 'items', 'uniqueItems', 'readOnly', 'writeOnly', 'deprecated',
+  'dependentRequired', 'title', 'description', 'examples', 'default', 'externalDocs', '$comment', ...LOWER_BOUNDS, ...UPPER_BOUNDS]);
+const judgedByFields = (part) => Boolean(part.target && typeof part.target === 'object' && Object.keys(part.target).every((key) => JUDGED_BY_FIELDS.has(key)));
+
 /**
  * allOf parts and oneOf/anyOf branches added or removed, known by their $ref or place; a part
- * that only moved or was renamed (the same schema under another name or index) is neither.
+ * that only moved or was renamed (the same schema under another name or index) is neither. An
+ * allOf part judged field by field, where that comparison found nothing breaking (`narrower`), is a
+ * restructuring: a closed body split into a shared part and its own, or merged back.
  */
-function compareParts(a, b, emit) {
+function compareParts(a, b, emit, narrower) {
   const wrapped = !a.hasOneOf && b.hasOneOf;
   if (wrapped) emit('wrapped-in-one-of', '', (f) => `${f} became a oneOf: a value valid before may match several alternatives, or none`, [...b.parts.values()].find((p) => p.keyword === 'oneOf')?.pointer);
   const added = [...b.parts].filter(([id, part]) => !a.parts.has(id) && !(wrapped && part.keyword === 'oneOf'));
@@ -228,12 +247,14 @@ function compareParts(a, b, emit) {
   for (const [, part] of added) {
     const twin = removed.find(([id, old]) => !moved.has(id) && same(old, part));
     if (twin) { moved.add(twin[0]); continue; }
-    if (part.keyword === 'allOf') emit(part.annotationOnly ? 'annotation-changed' : 'constraint-added', '', (f) => `${f}: allOf part added${part.annotationOnly ? ' (annotations only)' : ''}`, part.pointer);
+    if (part.keyword === 'allOf' && !part.annotationOnly && !narrower && judgedByFields(part)) emit('restructured', '', (f) => `${f}: allOf part added (a restructuring: its rules are compared field by field)`, part.pointer);
+    else if (part.keyword === 'allOf') emit(part.annotationOnly ? 'annotation-changed' : 'constraint-added', '', (f) => `${f}: allOf part added${part.annotationOnly ? ' (annotations only)' : ''}`, part.pointer);
     else emit('alternative-added', '', (f) => `${f}: ${part.keyword} alternative added`, part.pointer);
   }
   for (const [id, part] of removed) {
     if (moved.has(id)) continue;
-    if (part.keyword === 'allOf') emit(part.annotationOnly ? 'annotation-changed' : 'constraint-removed', '', (f) => `${f}: allOf part removed${part.annotationOnly ? ' (annotations only)' : ''}`, b.at);
+    if (part.keyword === 'allOf' && !part.annotationOnly && !narrower && judgedByFields(part)) emit('restructured', '', (f) => `${f}: allOf part removed (a restructuring: its rules are compared field by field)`, b.at);
+    else if (part.keyword === 'allOf') emit(part.annotationOnly ? 'annotation-changed' : 'constraint-removed', '', (f) => `${f}: allOf part removed${part.annotationOnly ? ' (annotations only)' : ''}`, b.at);
     else emit('alternative-removed', '', (f) => `${f}: ${part.keyword} alternative removed`, b.at);
   }
 }
