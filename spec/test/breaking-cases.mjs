@@ -413,6 +413,8 @@ export const EXTRA_CASES = [
   { id: 'request-property-removed-open', paths: ['/volumes'], before: patch(VOLUME_CREATE, { additionalProperties: undefined }), after: chain(patch(VOLUME_CREATE, { additionalProperties: undefined }), remove(`${VOLUME_CREATE}/properties/size`)), at: [FILES.volumeCreate, 'properties'] },
   { id: 'parameter-renamed', paths: ['/volumes/{volumeId}', '/volumes/{id}'], after: chain(renameKey('#/paths', '/volumes/{volumeId}', '/volumes/{id}'), patch('#/components/parameters/VolumeId', { name: 'id' })), at: ['components/parameters/volumes/VolumeId.yaml'] },
   { id: 'response-header-required', paths: ['/volumes/{volumeId}'], after: patch(RATE_LIMIT, { required: true }), at: [FILES.rateLimit, 'required'] },
+  // An object-valued header written exploded (`a=1,b=2` where it was `a,1,b,2`).
+  { id: 'parameter-serialization-changed', paths: ['/volumes'], before: withProbeHeader({ properties: { a: { type: 'string' } } }), after: chain(withProbeHeader({ properties: { a: { type: 'string' } } }), patch(PROBE_HEADER, { explode: true })), at: [FILES.volumes, 'get', 'parameters'] },
   // The closed create body split into an allOf part and unevaluatedProperties: false (the same
   // fields, the same rules), as a designer does to share a part between bodies.
   { id: 'request-restructured', paths: ['/volumes'], after: (doc) => update(doc, VOLUME_CREATE, intoAllOfPart), at: [FILES.volumeCreate, 'allOf', 0] },

@@ -104,6 +104,16 @@ describe('what moves without changing what clients send or read', () => {
     expect(result.findings.map((f) => `${f.level}:${f.code}`).filter((c) => !c.startsWith('info:parameter-renamed'))).toEqual([]);
     expect(result.added).toEqual([]);
   });
+
+  it('does not report a default style written out, nor `explode` of a single value (both ways write it alike)', () => {
+    const result = changed((d) => Object.assign(d.components.parameters.PageSize, { style: 'form', explode: false }));
+    expect(codes(result)).toEqual([]);
+    // The control: the same change on a list of values is written another way (a type changed
+    // alone is the schema's finding, not this one).
+    const asList = (d, fields = {}) => { const p = d.components.parameters.PageSize; Object.assign(p, { schema: { type: 'array', items: p.schema }, ...fields }); return d; };
+    expect(codes(changed((d) => asList(d)))).not.toContain('breaking:parameter-serialization-changed');
+    expect(codes(compareDocuments(asList(structuredClone(bundle)), asList(structuredClone(bundle), { explode: false })))).toEqual(['breaking:parameter-serialization-changed']);
+  });
 });
 
 describe('npm run breaking', () => {

@@ -86,6 +86,7 @@ const OTHER_CODES = {
   'parameter-deprecated': 'info',
   'parameter-reactivated': 'info',
   'parameter-renamed': 'info',
+  'parameter-serialization-changed': 'breaking', // style or explode: the same value is written another way
   // request bodies
   'request-body-added': 'info',
   'request-body-removed': 'breaking',

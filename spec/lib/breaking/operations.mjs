@@ -45,6 +45,33 @@ function parameterSchema(p) {
   return mediaType ? [media.schema, appendPointer(p.pointer, 'content', mediaType, 'schema')] : [undefined, undefined];
 }
 
+/** OpenAPI's default style of a parameter's place. */
+const DEFAULT_STYLE = { query: 'form', cookie: 'form', path: 'simple', header: 'simple' };
+
+/**
+ * How a parameter given by `schema` is written into the request (null for one given by `content`,
+ * or a JSON text, which carries its value whole): its style, and `explode` where the value may be
+ * an array or an object (null for a single value: both ways of `explode` write it alike).
+ * @param {any} document @param {any} p @returns {{ style: string, explode: boolean | null } | null}
+ */
+function serialization(document, p) {
+  if (!p.schema || p.schema.contentSchema) return null;
+  const style = p.style ?? DEFAULT_STYLE[p.in] ?? 'simple';
+  const [schema] = deref(document, p.schema);
+  const types = schema?.type === undefined ? null : [].concat(schema.type);
+  const composite = !types || types.includes('array') || types.includes('object');
+  return { style, explode: composite ? p.explode ?? style === 'form' : null };
+}
+
+/** What changed in how a parameter is written ('' when nothing did). */
+function serializationChange(a, b) {
+  if (!a || !b) return '';
+  const changes = [];
+  if (a.style !== b.style) changes.push(`style ${a.style} → ${b.style}`);
+  if (a.explode !== null && b.explode !== null && a.explode !== b.explode) changes.push(`explode ${a.explode} → ${b.explode}`);
+  return changes.join(', ');
+}
+
 /** @param {OperationContext} ctx @param {any} opA the walked operation before @param {any} opB after */
 export function compareParameters(ctx, opA, opB) {
   const before = new Map(opA.parameters.map((p) => [parameterKey(opA.path, p), p]));
@@ -64,6 +91,8 @@ export function compareParameters(ctx, opA, opB) {
     if (!p.required && old.required) ctx.report('parameter-optional', where, `${p.in} parameter "${p.name}" is now optional`, p.pointer);
     if (p.deprecated === true && old.deprecated !== true) ctx.report('parameter-deprecated', where, `${p.in} parameter "${p.name}" is deprecated`, `${p.pointer}/deprecated`);
     if (p.deprecated !== true && old.deprecated === true) ctx.report('parameter-reactivated', where, `${p.in} parameter "${p.name}" is no longer deprecated`, p.pointer);
+    const written = serializationChange(serialization(ctx.schemas.before, old), serialization(ctx.schemas.after, p));
+    if (written) ctx.report('parameter-serialization-changed', where, `${p.in} parameter "${p.name}" is written another way (${written}): a client writing it the old way is misread`, p.pointer);
     const [schemaA] = parameterSchema(old);
     const [schemaB, schemaAt] = parameterSchema(p);
     const findings = compareSchemas(ctx.schemas, 'request', schemaA, schemaB, schemaAt);
