@@ -105,6 +105,26 @@ describe('what moves without changing what clients send or read', () => {
     expect(result.added).toEqual([]);
   });
 
+  it('does not report a nullable field moved into a component, `anyOf: [{ $ref }, { type: null }]`', () => {
+    // A response field (`type: [number, null]`, a minimum, a format) and a request field's enum.
+    const extract = (d, owner, field, name) => {
+      const { description, type, ...rules } = schemas(d)[owner].properties[field];
+      schemas(d)[name] = { type: type.filter((t) => t !== 'null'), ...rules, ...(rules.enum ? { enum: rules.enum.filter((v) => v !== null) } : {}) };
+      schemas(d)[owner].properties[field] = { description, anyOf: [{ $ref: `#/components/schemas/${name}` }, { type: 'null' }] };
+    };
+    // And a nullable enum: a volume's status that may be null.
+    const before = structuredClone(bundle);
+    const status = schemas(before).Volume.properties.status;
+    Object.assign(status, { type: ['string', 'null'], enum: [...status.enum, null] });
+    const result = compareDocuments(before, ((d) => {
+      extract(d, 'BalancerTransfer', 'in', 'TransferVolume');
+      extract(d, 'Balancer', 'ipv6', 'IPv6Address');
+      extract(d, 'Volume', 'status', 'VolumeStatus');
+      return d;
+    })(structuredClone(before)));
+    expect(result.findings.map((f) => `${f.level}:${f.code} ${f.where}`)).toEqual([]);
+  });
+
   it('does not report a default style written out, nor `explode` of a single value (both ways write it alike)', () => {
     const result = changed((d) => Object.assign(d.components.parameters.PageSize, { style: 'form', explode: false }));
     expect(codes(result)).toEqual([]);

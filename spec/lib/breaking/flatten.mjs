@@ -66,6 +66,7 @@ function emptyFlat() {
     /** @type {Record<string, string>} contentMediaType, contentEncoding */ content: {},
     /** @type {Map<string, { keyword: string, pointer: string | undefined, annotationOnly: boolean, target: any }>} */ parts: new Map(),
     hasOneOf: false,
+    /** the most branches of one oneOf that admit more than null */ oneOfChoices: 0,
   };
 }
 /** @typedef {ReturnType<typeof emptyFlat>} Flat */
@@ -194,19 +195,27 @@ function readConstraints(out, schema, at) {
   }
 }
 
+/** A schema that admits null and nothing else (`{type: 'null'}`, with annotations at most). @param {any} schema */
+export const admitsOnlyNull = (schema) => Boolean(schema && typeof schema === 'object' && [].concat(schema.type ?? []).join() === 'null'
+  && Object.keys(schema).every((key) => key === 'type' || ANNOTATIONS.has(key)));
+
 /** An allOf part or a oneOf/anyOf branch, known by its $ref (or its place when inline). */
 function recordPart(document, out, keyword, part, i, trail, at) {
   const id = isPlainRef(part) ? `${keyword}:${part.$ref}` : `${keyword}:${trail}#${i}`;
   const [target] = deref(document, part);
   const annotationOnly = Boolean(target && typeof target === 'object' && Object.keys(target).every((key) => ANNOTATIONS.has(key)));
-  out.parts.set(id, { keyword, pointer: at && `${at}/${keyword}/${i}`, annotationOnly, target });
+  out.parts.set(id, { keyword, pointer: at && `${at}/${keyword}/${i}`, annotationOnly, nullOnly: admitsOnlyNull(target), target });
 }
 
 /** oneOf/anyOf: the branches' fields united, a field required only when every branch requires it. */
 function readBranches(document, out, schema, at, trail, requiredHere, seen) {
   const branches = [...subschemas(schema, ['oneOf', 'anyOf'])];
   if (!branches.length) return;
-  if (schema.oneOf) out.hasOneOf = true;
+  if (schema.oneOf) {
+    out.hasOneOf = true;
+    // One value branch beside null-only ones is the value's own schema: nothing to choose between.
+    out.oneOfChoices = Math.max(out.oneOfChoices, schema.oneOf.filter((branch) => !admitsOnlyNull(deref(document, branch)[0])).length);
+  }
   const each = branches.map(({ keyword, key: i, schema: branch }) => {
     recordPart(document, out, keyword, branch, i, trail, at);
     return flattenNode(document, branch, at && appendPointer(at, keyword, i), new Set(seen));
@@ -219,15 +228,44 @@ function readBranches(document, out, schema, at, trail, requiredHere, seen) {
     }
     for (const list of b.requiredLists) out.requiredLists.add(list);
   }
+  // A branch that admits only null (`anyOf: [{$ref}, {type: 'null'}]`, the 3.1 way to make a
+  // reference nullable) adds null to the types and nothing else: what the other branches require
+  // of a value still holds for every value that is not null.
+  const valued = each.filter((b) => !(b.types?.size === 1 && b.types.has('null')));
+  const nullable = valued.length < each.length;
+  const judged = valued.length ? valued : each;
   if (requiredHere) {
-    for (const name of each.reduce((acc, b) => acc.filter((n) => b.required.has(n)), [...each[0].required])) out.required.add(name);
+    for (const name of judged.reduce((acc, b) => acc.filter((n) => b.required.has(n)), [...judged[0].required])) out.required.add(name);
   }
   const types = each.every((b) => b.types) ? new Set(each.flatMap((b) => [...b.types])) : null;
   if (types) out.types = out.types ? new Set([...out.types].filter((t) => types.has(t))) : types;
-  if (each.every((b) => b.enum)) {
-    out.enum = [...new Set(each.flatMap((b) => b.enum))];
+  if (judged.every((b) => b.enum)) {
+    const union = [...new Set([...judged.flatMap((b) => b.enum), ...(nullable && valued.length ? [null] : [])])];
+    // An enum of the schema itself still holds beside its branches: the values both allow.
+    const text = (v) => JSON.stringify(v);
+    out.enum = out.enum ? out.enum.filter((v) => union.some((u) => text(u) === text(v))) : union;
     out.isConst = false;
-    const where = each.map((b) => b.keywordAt.enum).find(Boolean);
+    const where = judged.map((b) => b.keywordAt.enum).find(Boolean);
     if (where) out.keywordAt.enum = where;
+  }
+  if (valued.length) readBranchBounds(out, valued);
+}
+
+/** The bounds, pattern and format every valued branch has: the loosest of each holds for the union. */
+function readBranchBounds(out, valued) {
+  const [first] = valued;
+  for (const [keys, loosest, tighter] of [[LOWER_BOUNDS, Math.min, Math.max], [UPPER_BOUNDS, Math.max, Math.min]]) {
+    for (const key of keys) {
+      if (!valued.every((b) => typeof b.bounds[key] === 'number')) continue;
+      const bound = loosest(...valued.map((b) => b.bounds[key]));
+      out.bounds[key] = typeof out.bounds[key] === 'number' ? tighter(out.bounds[key], bound) : bound;
+      out.keywordAt[key] ??= first.keywordAt[key];
+    }
+  }
+  for (const key of ['pattern', 'format']) {
+    if (out[key] === undefined && first[key] !== undefined && valued.every((b) => b[key] === first[key])) {
+      out[key] = first[key];
+      out.keywordAt[key] ??= first.keywordAt[key];
+    }
   }
 }

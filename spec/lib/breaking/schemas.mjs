@@ -231,6 +231,17 @@ const JUDGED_BY_FIELDS = new Set(['type', 'properties', 'required', 'items', 'un
   'dependentRequired', 'title', 'description', 'examples', 'default', 'externalDocs', '$comment', ...LOWER_BOUNDS, ...UPPER_BOUNDS]);
 const judgedByFields = (part) => Boolean(part.target && typeof part.target === 'object' && Object.keys(part.target).every((key) => JUDGED_BY_FIELDS.has(key)));
 
+/** A flat schema's oneOf/anyOf branches that admit more than null. */
+const valueBranches = (flat) => [...flat.parts.values()].filter((p) => p.keyword !== 'allOf' && !p.nullOnly);
+
+/**
+ * Whether a oneOf/anyOf branch of `flat` is not an alternative: one that admits only null (the
+ * type comparison reports null), or the one value branch of a schema whose other side had none
+ * (`anyOf: [{$ref}, {type: null}]` for a nullable reference: its rules are compared field by field).
+ */
+const ownSchema = (part, flat, other) => part.keyword !== 'allOf'
+  && (part.nullOnly || (valueBranches(flat).length === 1 && valueBranches(other).length === 0));
+
 /**
  * allOf parts and oneOf/anyOf branches added or removed, known by their $ref or place; a part
  * that only moved or was renamed (the same schema under another name or index) is neither. An
@@ -238,10 +249,10 @@ const judgedByFields = (part) => Boolean(part.target && typeof part.target === '
  * restructuring: a closed body split into a shared part and its own, or merged back.
  */
 function compareParts(a, b, emit, narrower) {
-  const wrapped = !a.hasOneOf && b.hasOneOf;
+  const wrapped = !a.hasOneOf && b.oneOfChoices > 1;
   if (wrapped) emit('wrapped-in-one-of', '', (f) => `${f} became a oneOf: a value valid before may match several alternatives, or none`, [...b.parts.values()].find((p) => p.keyword === 'oneOf')?.pointer);
-  const added = [...b.parts].filter(([id, part]) => !a.parts.has(id) && !(wrapped && part.keyword === 'oneOf'));
-  const removed = [...a.parts].filter(([id]) => !b.parts.has(id));
+  const added = [...b.parts].filter(([id, part]) => !a.parts.has(id) && !(wrapped && part.keyword === 'oneOf') && !ownSchema(part, b, a));
+  const removed = [...a.parts].filter(([id, part]) => !b.parts.has(id) && !ownSchema(part, a, b));
   const same = (x, y) => x.keyword === y.keyword && JSON.stringify(x.target) === JSON.stringify(y.target);
   const moved = new Set();
   for (const [, part] of added) {
