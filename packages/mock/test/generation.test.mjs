@@ -22,10 +22,14 @@ const item = {
 };
 const list = { type: 'object', required: ['data'], properties: { data: { type: 'array', items: item } } };
 
-// Like json-schema-faker: follows each field's keywords, ignores if/then/else. `random` decides.
+// Like json-schema-faker: follows each field's keywords, ignores if/then/else. `random` decides
+// what the keywords leave open; a field given with a branch's demand (`allOf`) meets it.
 function naive(schema, random) {
   if (schema === list) return { data: Array.from({ length: 6 }, () => naive(item, random)) };
   if (schema === item) return { type: random() < 0.5 ? 'master' : 'slave', contact: random() < 0.5 ? 'ops@example.com' : 'ops', ips: random() < 0.5 ? [] : ['192.0.2.1'] };
+  const parts = schema.allOf ?? [schema];
+  if (parts.some((part) => part.format === 'email')) return 'ops@example.com';
+  if (parts.some((part) => part.minItems)) return ['192.0.2.1'];
   throw new Error('no such schema');
 }
 function seeded(seed) {
@@ -33,16 +37,44 @@ function seeded(seed) {
   return () => { state = (state * 1103515245 + 12345) >>> 0; return state / 2 ** 32; };
 }
 
+// A DNS-record-like item: a CAA record's tag is text, any other record's tag is null. The field's
+// own declaration allows both; only the branch the record takes says which.
+const record = {
+  type: 'object',
+  required: ['type', 'tag'],
+  properties: { type: { enum: ['SRV', 'CAA'] }, tag: { type: ['string', 'null'] } },
+  if: { properties: { type: { const: 'CAA' } } },
+  then: { properties: { tag: { type: 'string' } } },
+  else: { properties: { tag: { type: 'null' } } },
+};
+
 describe('generateValid', () => {
-  it('repairs each failing item of a list until the whole answer validates, regenerating only those items', () => {
+  it("regenerates a field that breaks a branch's rule from the field's schema and the branch's, not the whole object", () => {
+    const records = { type: 'object', required: ['data'], properties: { data: { type: 'array', items: record } } };
+    const asked = [];
+    // Writes text for a field that may be text or null, unless a schema it is given allows null only.
+    const generate = (schema) => {
+      if (schema === records) return { data: [{ type: 'SRV', tag: 'x' }, { type: 'CAA', tag: 'y' }] };
+      asked.push(schema);
+      return (schema.allOf ?? [schema]).some((part) => part.type === 'null') ? null : 'text';
+    };
+    const result = generateValid({ schema: records, check: checker(records), generate });
+    expect(result.valid).toBe(true);
+    expect(result.value.data).toEqual([{ type: 'SRV', tag: null }, { type: 'CAA', tag: 'y' }]);
+    expect(asked).toEqual([{ allOf: [record.properties.tag, record.else.properties.tag] }]);
+  });
+
+
+  it('repairs each failing item of a list until the whole answer validates, regenerating only what fails in them', () => {
     const calls = [];
     const random = seeded('list');
-    const result = generateValid({ schema: list, check: checker(list), generate: (schema) => { calls.push(schema === list ? 'list' : 'item'); return naive(schema, random); } });
+    const result = generateValid({ schema: list, check: checker(list), generate: (schema) => { calls.push(schema === list ? 'list' : schema === item ? 'item' : 'field'); return naive(schema, random); } });
     expect(result.valid).toBe(true);
     expect(checker(list)(result.value).valid).toBe(true);
     expect(result.value.data).toHaveLength(6);
     expect(calls[0]).toBe('list');
-    expect(calls.slice(1).every((c) => c === 'item')).toBe(true); // never the whole list again
+    expect(calls.slice(1).length).toBeGreaterThan(0);
+    expect(calls.slice(1).every((c) => c === 'field')).toBe(true); // the failing fields with their branch's rule: never the whole list again
     expect(result.repairs).toBe(calls.length - 1);
   });
 
